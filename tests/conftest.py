@@ -1,0 +1,68 @@
+"""Shared test fixtures: tiny models built on the fly and the real data beside the repository."""
+
+import os
+from pathlib import Path
+
+import pytest
+import torch
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = REPO_ROOT / "fixtures"
+SHARED_DATA = Path(os.environ.get("LONGENT_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
+
+torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
+
+
+def shared_data(*parts: str) -> Path:
+    """Path under the shared data folder; skips the test outside CI when the folder is absent.
+
+    In CI (``CI=true``) a missing folder fails the test instead, so it cannot pass by skipping.
+    """
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        if os.environ.get("CI") == "true":
+            raise FileNotFoundError(f"shared data missing in CI: {path}")
+        pytest.skip(f"shared data not available: {path}")
+    return path
+
+
+TINY_VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + [f"[unused{i}]" for i in range(5)]
+
+
+def write_tiny_bert(directory: Path, max_position_embeddings: int = 64, words: list[str] | None = None):
+    """Saves a tiny random BERT with a word-piece vocabulary to ``directory``; returns the path."""
+    from transformers import BertConfig, BertModel, BertTokenizerFast
+
+    directory.mkdir(parents=True, exist_ok=True)
+    vocab = TINY_VOCAB + sorted(set(words or _default_words()))
+    (directory / "vocab.txt").write_text("\n".join(vocab) + "\n")
+    tokenizer = BertTokenizerFast(
+        vocab_file=str(directory / "vocab.txt"), model_max_length=max_position_embeddings
+    )
+    tokenizer.save_pretrained(directory)
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=max_position_embeddings,
+    )
+    torch.manual_seed(0)
+    BertModel(config).save_pretrained(directory)
+    return directory
+
+
+def _default_words() -> list[str]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    common = (
+        "the a of and to in is was he she it his her they on at by for with as from that this "
+        "an be are were which who had has have not but or one two first new war ship star "
+        "doctor wrestling military planet time lord empire jedi champion battle army"
+    ).split()
+    return list(letters) + ["##" + c for c in letters] + common + [str(i) for i in range(10)]
+
+
+@pytest.fixture(scope="session")
+def tiny_bert_dir(tmp_path_factory) -> Path:
+    return write_tiny_bert(tmp_path_factory.mktemp("tiny_bert"))
