@@ -1,0 +1,3 @@
+from allennlp_longent.commands.cli import main
+
+main()
