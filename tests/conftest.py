@@ -29,7 +29,9 @@ def shared_data(*parts: str) -> Path:
 TINY_VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + [f"[unused{i}]" for i in range(5)]
 
 
-def write_tiny_bert(directory: Path, max_position_embeddings: int = 64, words: list[str] | None = None):
+def write_tiny_bert(
+    directory: Path, max_position_embeddings: int = 64, words: list[str] | None = None
+):
     """Saves a tiny random BERT with a word-piece vocabulary to ``directory``; returns the path."""
     from transformers import BertConfig, BertModel, BertTokenizerFast
 

@@ -1,0 +1,3 @@
+"""Building blocks shared by the tasks: position extension, embedders, attention."""
+
+from allennlp_longent.modules import position_extension  # noqa: F401
