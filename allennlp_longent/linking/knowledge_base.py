@@ -1,0 +1,180 @@
+"""A local entity catalogue with a candidate index, kept in a directory.
+
+Entities come from JSON lines ``{id, title, description}``; zeshel document files
+(``{document_id, title, text}``) load as they are. Adding entities re-indexes the catalogue;
+no model is retrained.
+"""
+
+import json
+import logging
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from allennlp_longent.linking.candidates import CandidateGenerator
+from allennlp_longent.linking.documents import read_json_lines
+
+logger = logging.getLogger(__name__)
+
+ENTITIES_FILE = "entities.jsonl"
+INDEX_DIR = "index"
+PathLike = Union[str, Path]
+
+
+@dataclass(frozen=True)
+class Entity:
+    id: str
+    title: str
+    description: str
+
+    def index_text(self) -> str:
+        return f"{self.title} {self.description}"
+
+
+def entity_from_record(record: dict, where: str) -> Entity:
+    """Reads ``{id, title, description}`` or the zeshel ``{document_id, title, text}``."""
+    if "document_id" in record and "id" not in record:
+        fields = ("document_id", "title", "text")
+    else:
+        fields = ("id", "title", "description")
+    for field in fields:
+        if not isinstance(record.get(field), str):
+            raise ValueError(f"{where}: field {field!r} must be a string (fields: {fields})")
+    if not record[fields[0]]:
+        raise ValueError(f"{where}: field {fields[0]!r} is empty")
+    return Entity(*(record[field] for field in fields))
+
+
+def read_entities(path: PathLike) -> List[Tuple[str, Entity]]:
+    """``(file:line, entity)`` pairs of one JSON lines file."""
+    return [
+        (f"{path}:{number}", entity_from_record(record, f"{path}:{number}"))
+        for number, record in read_json_lines(path)
+    ]
+
+
+class KnowledgeBase:
+    """Entities by id plus a :class:`CandidateGenerator` over their titles and descriptions.
+
+    ``generator`` (BM25 by default) is (re-)indexed by this knowledge base.
+    """
+
+    def __init__(self, generator: Optional[CandidateGenerator] = None) -> None:
+        self.generator = generator or CandidateGenerator.by_name("bm25")()
+        self._entities: Dict[str, Entity] = {}
+        self._directory: Optional[Path] = None
+        self._stamp: Optional[Tuple[int, int, int]] = None
+        self.generator.index([], [])
+
+    def __len__(self) -> int:
+        return len(self._entities)
+
+    def __contains__(self, entity_id: str) -> bool:
+        return entity_id in self._entities
+
+    def __getitem__(self, entity_id: str) -> Entity:
+        return self._entities[entity_id]
+
+    @property
+    def entities(self) -> List[Entity]:
+        return list(self._entities.values())
+
+    def add(self, entities: Iterable[Union[Entity, Tuple[str, Entity]]]) -> int:
+        """Adds entities (optionally as ``(source, entity)`` pairs for error messages); re-indexes.
+
+        Raises ``ValueError`` naming every duplicate id, and then adds nothing.
+        """
+        pairs = [item if isinstance(item, tuple) else (f"entity #{i}", item)
+                 for i, item in enumerate(entities)]
+        self._entities.update(_unique(pairs, self._entities))
+        self._reindex()
+        return len(pairs)
+
+    def add_files(self, paths: Sequence[PathLike]) -> int:
+        return self.add([pair for path in paths for pair in read_entities(path)])
+
+    def candidates(self, queries: Sequence[str], k: int) -> List[List[Tuple[Entity, float]]]:
+        """Per query, up to ``k`` ``(entity, retrieval score)`` pairs, best first."""
+        return [
+            [(self._entities[c.document_id], c.score) for c in found]
+            for found in self.generator.retrieve(queries, k)
+        ]
+
+    def save(self, directory: PathLike) -> None:
+        """Writes the index, then the entity file (atomically: watchers never see half a file)."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        self.generator.save(directory / INDEX_DIR)
+        partial = directory / (ENTITIES_FILE + ".partial")
+        with open(partial, "w", encoding="utf-8") as out:
+            for entity in self._entities.values():
+                out.write(json.dumps(asdict(entity), ensure_ascii=False) + "\n")
+        os.replace(partial, directory / ENTITIES_FILE)
+        self._watch(directory)
+
+    @classmethod
+    def load(cls, directory: PathLike) -> "KnowledgeBase":
+        directory = Path(directory)
+        if not (directory / ENTITIES_FILE).is_file():
+            raise FileNotFoundError(f"no knowledge base in {directory}: {ENTITIES_FILE} missing")
+        kb = cls()
+        kb.generator = CandidateGenerator.load(directory / INDEX_DIR)
+        stamp = _stamp(directory / ENTITIES_FILE)
+        kb._entities = _unique(read_entities(directory / ENTITIES_FILE), {})
+        if kb.generator.document_ids() != list(kb._entities):
+            raise ValueError(
+                f"{directory / INDEX_DIR} does not index the entities of "
+                f"{directory / ENTITIES_FILE}; rebuild it with `longent kb build`"
+            )
+        kb._directory, kb._stamp = directory, stamp
+        return kb
+
+    def refresh(self) -> bool:
+        """Re-reads the entity file of the directory this KB was loaded from if it changed there.
+
+        Returns whether it did. This is how a running linker sees ``longent kb add``.
+        """
+        if self._directory is None:
+            return False
+        path = self._directory / ENTITIES_FILE
+        stamp = _stamp(path)
+        if stamp == self._stamp:
+            return False
+        self._entities = _unique(read_entities(path), {})
+        self._reindex()
+        self._stamp = stamp
+        logger.info("reloaded %d entities from %s", len(self._entities), path)
+        return True
+
+    def _watch(self, directory: Path) -> None:
+        self._directory, self._stamp = directory, _stamp(directory / ENTITIES_FILE)
+
+    def _reindex(self) -> None:
+        self.generator.index(
+            list(self._entities), [entity.index_text() for entity in self._entities.values()]
+        )
+
+
+def _unique(pairs: List[Tuple[str, Entity]], existing: Dict[str, Entity]) -> Dict[str, Entity]:
+    """The new entities by id; ``ValueError`` naming every duplicated or already known id."""
+    new: Dict[str, Entity] = {}
+    first_seen: Dict[str, str] = {}
+    problems = []
+    for source, entity in pairs:
+        if entity.id in existing:
+            problems.append(f"{source}: entity id {entity.id!r} is already in the knowledge base")
+        elif entity.id in new:
+            problems.append(
+                f"{source}: duplicate entity id {entity.id!r} (first at {first_seen[entity.id]})"
+            )
+        else:
+            new[entity.id], first_seen[entity.id] = entity, source
+    if problems:
+        raise ValueError("duplicate entity ids:\n" + "\n".join(problems))
+    return new
+
+
+def _stamp(path: Path) -> Tuple[int, int, int]:
+    status = path.stat()
+    return status.st_ino, status.st_mtime_ns, status.st_size

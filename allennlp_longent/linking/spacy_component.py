@@ -1,0 +1,225 @@
+"""spaCy pipeline component ``longent_linker``: links spans against a local knowledge base.
+
+BM25 over the knowledge base proposes ``top_k`` candidates per span, and a trained
+``cross_encoder_ranker`` archive ranks them, reading the long context window it was trained with,
+centred on the span. The span's ``kb_id_`` becomes the best candidate, or ``NIL`` when its
+probability (softmax over the span's candidates) is below ``threshold`` or there is no candidate;
+``span._.longent_candidates`` holds the ranked candidates with their scores.
+"""
+
+import json
+import logging
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Tuple, Union
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+from spacy.util import minibatch
+
+from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+
+if TYPE_CHECKING:
+    from allennlp.data import DatasetReader
+    from allennlp.models import Model
+
+logger = logging.getLogger(__name__)
+
+NIL = "NIL"
+CANDIDATES_ATTR = "longent_candidates"
+CONFIG_FILE = "cfg.json"
+KB_DIR = "kb"
+
+if not Span.has_extension(CANDIDATES_ATTR):
+    Span.set_extension(CANDIDATES_ATTR, default=None)
+
+
+@Language.factory(
+    "longent_linker",
+    default_config={
+        "kb": None,
+        "top_k": 16,
+        "threshold": 0.0,
+        "batch_size": 8,
+        "spans_key": None,
+        "cuda_device": -1,
+    },
+)
+def make_longent_linker(
+    nlp: Language,
+    name: str,
+    archive: str,
+    kb: Optional[str],
+    top_k: int,
+    threshold: float,
+    batch_size: int,
+    spans_key: Optional[str],
+    cuda_device: int,
+) -> "LongentLinker":
+    """``archive``: a ``cross_encoder_ranker`` model archive; ``kb``: a knowledge-base directory
+    (``longent kb build``); ``spans_key``: link ``doc.spans[spans_key]`` instead of ``doc.ents``;
+    ``batch_size``: mentions per model call."""
+    return LongentLinker(
+        nlp, name, archive, kb, top_k, threshold, batch_size, spans_key, cuda_device
+    )
+
+
+class LongentLinker:
+    """Loads the archive and the knowledge base on first use, so ``spacy.load`` is cheap and a
+    pipeline's saved knowledge base replaces the configured one before anything is read."""
+
+    def __init__(
+        self,
+        nlp: Language,
+        name: str,
+        archive: str,
+        kb: Optional[str],
+        top_k: int = 16,
+        threshold: float = 0.0,
+        batch_size: int = 8,
+        spans_key: Optional[str] = None,
+        cuda_device: int = -1,
+    ) -> None:
+        if top_k < 1 or batch_size < 1:
+            raise ValueError(f"{name}: top_k={top_k} and batch_size={batch_size} must be positive")
+        self.name = name
+        self.archive = archive
+        self.kb_path = kb
+        self.top_k = top_k
+        self.threshold = threshold
+        self.batch_size = batch_size
+        self.spans_key = spans_key
+        self.cuda_device = cuda_device
+        self._kb: Optional[KnowledgeBase] = None
+        self._model: Optional[Tuple[Model, DatasetReader]] = None
+        self._warned_empty_kb = False
+
+    # ------------------------------------------------------------------ resources
+
+    @property
+    def kb(self) -> KnowledgeBase:
+        if self._kb is None:
+            self._kb = KnowledgeBase.load(self.kb_path) if self.kb_path else KnowledgeBase()
+        return self._kb
+
+    def model(self) -> Tuple["Model", "DatasetReader"]:
+        """The archived ranker (in eval mode) and its validation dataset reader."""
+        if self._model is None:
+            from allennlp.models.archival import load_archive
+
+            if not Path(self.archive).is_file():
+                raise FileNotFoundError(f"{self.name}: model archive not found: {self.archive}")
+            loaded = load_archive(self.archive, cuda_device=self.cuda_device)
+            loaded.model.eval()
+            self._model = (loaded.model, loaded.validation_dataset_reader)
+        return self._model
+
+    # ------------------------------------------------------------------ linking
+
+    def __call__(self, doc: Doc) -> Doc:
+        self._link([doc])
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterator[Doc]:
+        """Links the spans of ``batch_size`` docs together, ``self.batch_size`` per model call."""
+        for docs in minibatch(stream, size=batch_size):
+            self._link(docs)
+            yield from docs
+
+    def _spans(self, doc: Doc) -> List[Span]:
+        if self.spans_key is None:
+            return list(doc.ents)
+        return list(doc.spans[self.spans_key]) if self.spans_key in doc.spans else []
+
+    def _link(self, docs: List[Doc]) -> None:
+        mentions = [(doc, span) for doc in docs for span in self._spans(doc)]
+        if not mentions:
+            return
+        kb = self.kb
+        kb.refresh()
+        if len(kb) == 0 and not self._warned_empty_kb:
+            message = f"{self.name}: the knowledge base is empty; every span is {NIL}"
+            warnings.warn(message, UserWarning, stacklevel=3)
+            self._warned_empty_kb = True
+        found = kb.candidates([span.text for _, span in mentions], self.top_k)
+        pending = []
+        for (doc, span), candidates in zip(mentions, found):
+            if candidates and not span.text.isspace():
+                pending.append((doc, span, candidates))
+            else:
+                self._annotate(span, [])
+        for start in range(0, len(pending), self.batch_size):
+            self._rank(pending[start : start + self.batch_size])
+
+    def _rank(self, batch: List[Tuple[Doc, Span, List[Tuple[Entity, float]]]]) -> None:
+        model, reader = self.model()
+        instances = []
+        for doc, span, candidates in batch:
+            words, first, last = _context_words(doc, span, reader.max_length)
+            instance = reader.text_to_instance(
+                words,
+                first,
+                last,
+                [
+                    {"document_id": e.id, "title": e.title, "text": e.description}
+                    for e, _ in candidates
+                ],
+            )
+            reader.apply_token_indexers(instance)
+            instances.append(instance)
+        for (_, span, candidates), output in zip(batch, model.forward_on_instances(instances)):
+            retrieval = {entity.id: score for entity, score in candidates}
+            ranked = [
+                {
+                    "id": entry["document_id"],
+                    "title": entry["title"],
+                    "score": entry["score"],
+                    "probability": entry["probability"],
+                    "retrieval_score": retrieval[entry["document_id"]],
+                }
+                for entry in output["ranked"]
+            ]
+            self._annotate(span, ranked)
+
+    def _annotate(self, span: Span, ranked: List[dict]) -> None:
+        best = ranked[0] if ranked else None
+        kb_id = best["id"] if best and best["probability"] >= self.threshold else NIL
+        span._.set(CANDIDATES_ATTR, ranked)
+        if self.spans_key is None:
+            for token in span:  # spans from doc.ents are copies: the tokens carry the link
+                token.ent_kb_id_ = kb_id
+        else:
+            span.kb_id_ = kb_id
+
+    # ------------------------------------------------------------------ serialization
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> None:
+        """Saves the archive reference (resolved) and a copy of the knowledge base."""
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        config = {"archive": str(Path(self.archive).resolve())}
+        (path / CONFIG_FILE).write_text(json.dumps(config, indent=2) + "\n")
+        self.kb.save(path / KB_DIR)
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "LongentLinker":
+        path = Path(path)
+        config = json.loads((path / CONFIG_FILE).read_text())
+        self.archive = config["archive"]
+        self.kb_path = str(path / KB_DIR)
+        self._kb = KnowledgeBase.load(self.kb_path)
+        self._model = None
+        return self
+
+
+def _context_words(doc: Doc, span: Span, reach: int) -> Tuple[List[str], int, int]:
+    """The non-space tokens within ``reach`` words of ``span``, and the span's inclusive offsets.
+
+    The reader's window takes fewer than ``reach`` word pieces on each side of the mention and
+    every word has at least one piece, so cutting here never changes the window.
+    """
+    inside = [token.i for token in span if not token.is_space]
+    left = [t.text for t in doc[max(0, span.start - reach) : inside[0]] if not t.is_space]
+    mention = [doc[i].text for i in range(inside[0], inside[-1] + 1) if not doc[i].is_space]
+    right = [t.text for t in doc[inside[-1] + 1 : inside[-1] + 1 + reach] if not t.is_space]
+    left = left[-reach:]
+    return left + mention + right[:reach], len(left), len(left) + len(mention) - 1
