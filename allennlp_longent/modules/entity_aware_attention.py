@@ -1,0 +1,180 @@
+"""Entity-aware self-attention (Yamada et al. 2020, §3.2) with Longformer-style banded word→word
+attention (Beltagy et al. 2020, §3.1), as combined in Long-LUKE (Malaquias 2023).
+
+A word attends to the words at most ``attention_window // 2`` positions away and to every entity;
+an entity attends to every word and every entity. A document of ``n`` words and ``m`` entities
+costs ``O(n·w + n·m + m²)`` time and memory instead of ``O((n + m)²)``.
+
+Banded computation (a blocked unfold, not Longformer's diagonal trick): with the one-sided window
+``h``, the words are cut into ``n / b`` blocks of ``b = h`` queries. Every query of a block can only
+see keys inside the ``b + 2h`` keys that start ``h`` before the block, so the keys, padded with
+``h`` rows at both ends, are unfolded into overlapping windows of ``b + 2h`` rows with stride ``b``
+(a view). One batched matmul gives ``(n / b) × b × (b + 2h) = 3·n·h`` scores; a static band mask
+removes the pairs more than ``h`` apart and the word mask removes padding. The word→entity scores
+are appended to each row before the softmax, so every query row has one softmax over all the keys
+it may see (Eq. 3 of Yamada et al. with the band restriction). No ``n × n`` tensor is ever built.
+"""
+
+import math
+from typing import NamedTuple, Optional, Tuple
+
+import torch
+from torch import nn
+
+
+class WordEntityMask(NamedTuple):
+    """Which keys exist: ``words`` ``(B, N)`` and ``entities`` ``(B, M)`` (or None), both bool."""
+
+    words: torch.Tensor
+    entities: Optional[torch.Tensor]
+
+
+class EntityAwareSelfAttention(nn.Module):
+    """LUKE's entity-aware self-attention (Yamada et al. 2020, Eq. 3) with banded word→word pairs.
+
+    Query matrices: ``query`` (word→word), ``w2e_query``, ``e2w_query``, ``e2e_query``; keys and
+    values (``key``, ``value``) are shared. Parameter names match transformers'
+    ``LukeSelfAttention``, so it replaces ``layer.attention.self`` of a ``LukeModel`` and loads its
+    state dict unchanged. ``attention_window`` is Longformer's: the full (two-sided) window width,
+    an even number; each word sees ``attention_window // 2`` words on each side.
+    """
+
+    def __init__(
+        self,
+        hidden_size: int,
+        num_attention_heads: int,
+        attention_window: int,
+        attention_dropout: float = 0.0,
+    ) -> None:
+        super().__init__()
+        if hidden_size % num_attention_heads:
+            raise ValueError(
+                f"hidden_size {hidden_size} is not a multiple of num_attention_heads "
+                f"{num_attention_heads}"
+            )
+        if attention_window < 2 or attention_window % 2:
+            raise ValueError(
+                f"attention_window must be a positive even number, got {attention_window}"
+            )
+        self.num_heads = num_attention_heads
+        self.head_size = hidden_size // num_attention_heads
+        self.attention_window = attention_window
+        self.query = nn.Linear(hidden_size, hidden_size)
+        self.key = nn.Linear(hidden_size, hidden_size)
+        self.value = nn.Linear(hidden_size, hidden_size)
+        self.w2e_query = nn.Linear(hidden_size, hidden_size)
+        self.e2w_query = nn.Linear(hidden_size, hidden_size)
+        self.e2e_query = nn.Linear(hidden_size, hidden_size)
+        self.dropout = nn.Dropout(attention_dropout)
+
+    def _heads(self, x: torch.Tensor) -> torch.Tensor:
+        batch, length, _ = x.shape
+        return x.view(batch, length, self.num_heads, self.head_size).transpose(1, 2)
+
+    def _merge(self, x: torch.Tensor) -> torch.Tensor:
+        batch, _, length, _ = x.shape
+        return x.transpose(1, 2).reshape(batch, length, self.num_heads * self.head_size)
+
+    def forward(
+        self,
+        word_hidden_states: torch.Tensor,
+        entity_hidden_states: Optional[torch.Tensor],
+        attention_mask: WordEntityMask,
+        head_mask: Optional[torch.Tensor] = None,
+        output_attentions: bool = False,
+    ) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
+        """Returns the attended ``(B, N, H)`` words and ``(B, M, H)`` entities (None without
+        entities). Signature of ``LukeSelfAttention.forward``; head masks and attention outputs
+        would need the full matrix and are refused."""
+        if head_mask is not None or output_attentions:
+            raise ValueError("banded entity-aware attention supports neither head_mask nor "
+                             "output_attentions")
+        if not isinstance(attention_mask, WordEntityMask):
+            raise TypeError("attention_mask must be a WordEntityMask of bool word/entity masks")
+        scale = 1.0 / math.sqrt(self.head_size)
+        word_keys = self._heads(self.key(word_hidden_states))
+        word_values = self._heads(self.value(word_hidden_states))
+        word_queries = self._heads(self.query(word_hidden_states))
+        if entity_hidden_states is None or entity_hidden_states.size(1) == 0:
+            words = banded_attention(
+                word_queries, word_keys, word_values, attention_mask.words,
+                self.attention_window // 2, scale, self.dropout,
+            )
+            return self._merge(words), entity_hidden_states
+        entity_keys = self._heads(self.key(entity_hidden_states))
+        entity_values = self._heads(self.value(entity_hidden_states))
+        w2e_scores = self._heads(self.w2e_query(word_hidden_states)) @ entity_keys.transpose(-1, -2)
+        words = banded_attention(
+            word_queries, word_keys, word_values, attention_mask.words,
+            self.attention_window // 2, scale, self.dropout,
+            global_scores=w2e_scores * scale, global_values=entity_values,
+            global_mask=attention_mask.entities,
+        )
+        e2w_queries = self._heads(self.e2w_query(entity_hidden_states))
+        e2e_queries = self._heads(self.e2e_query(entity_hidden_states))
+        e2w_scores = e2w_queries @ word_keys.transpose(-1, -2)
+        e2e_scores = e2e_queries @ entity_keys.transpose(-1, -2)
+        entity_scores = torch.cat([e2w_scores, e2e_scores], dim=-1) * scale
+        key_mask = torch.cat([attention_mask.words, attention_mask.entities], dim=-1)
+        entity_scores = entity_scores.masked_fill(
+            ~key_mask[:, None, None, :], torch.finfo(entity_scores.dtype).min
+        )
+        entity_probs = self.dropout(entity_scores.softmax(dim=-1))
+        entities = entity_probs @ torch.cat([word_values, entity_values], dim=2)
+        return self._merge(words), self._merge(entities)
+
+
+def banded_attention(
+    queries: torch.Tensor,
+    keys: torch.Tensor,
+    values: torch.Tensor,
+    key_mask: torch.Tensor,
+    half_window: int,
+    scale: float,
+    dropout: nn.Module,
+    global_scores: Optional[torch.Tensor] = None,
+    global_values: Optional[torch.Tensor] = None,
+    global_mask: Optional[torch.Tensor] = None,
+) -> torch.Tensor:
+    """Attention of ``(B, K, N, d)`` word queries to the words within ``half_window`` and to
+    optional global keys (the entities), with one softmax per query row; see the module docstring.
+
+    ``key_mask`` ``(B, N)`` marks real words; ``global_scores`` ``(B, K, N, M)`` are already scaled,
+    ``global_values`` ``(B, K, M, d)``, ``global_mask`` ``(B, M)``. Masked keys get the dtype's
+    minimum (as in LUKE), so a row with no visible key is uniform rather than NaN.
+    """
+    batch, heads, length, dim = queries.shape
+    half = min(half_window, length - 1)
+    block = max(half, 1)
+    span = block + 2 * half
+    blocks = -(-length // block)
+    tail = blocks * block - length
+    lowest = torch.finfo(queries.dtype).min
+
+    pad = nn.functional.pad
+    query_blocks = pad(queries, (0, 0, 0, tail)).view(batch, heads, blocks, block, dim)
+    key_windows = pad(keys, (0, 0, half, half + tail)).unfold(2, span, block)
+    value_windows = pad(values, (0, 0, half, half + tail)).unfold(2, span, block)
+    scores = (query_blocks @ key_windows) * scale  # (B, K, blocks, block, span)
+
+    mask_windows = pad(key_mask, (half, half + tail), value=False).unfold(1, span, block)
+    offset = torch.arange(span, device=queries.device)[None, :] - torch.arange(
+        block, device=queries.device
+    )[:, None]
+    in_band = (offset >= 0) & (offset <= 2 * half)  # key index - query index within [-h, h]
+    visible = in_band[None, None] & mask_windows[:, :, None, :]
+    scores = scores.masked_fill(~visible[:, None], lowest)
+    if global_scores is None:
+        probs = dropout(scores.softmax(dim=-1))
+        context = probs @ value_windows.transpose(-1, -2)
+        return context.view(batch, heads, blocks * block, dim)[:, :, :length]
+
+    entities = global_scores.size(-1)
+    global_scores = global_scores.masked_fill(~global_mask[:, None, None, :], lowest)
+    global_blocks = pad(global_scores, (0, 0, 0, tail)).view(batch, heads, blocks, block, entities)
+    probs = dropout(torch.cat([scores, global_blocks], dim=-1).softmax(dim=-1))
+    context = probs[..., :span] @ value_windows.transpose(-1, -2)
+    context = context.view(batch, heads, blocks * block, dim)
+    global_probs = probs[..., span:].reshape(batch, heads, blocks * block, entities)
+    context = context + global_probs @ global_values
+    return context[:, :, :length]
