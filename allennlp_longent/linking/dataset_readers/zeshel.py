@@ -1,0 +1,335 @@
+"""Zero-shot entity linking data (Logeswaran et al. 2019) as cross-encoder candidate lists.
+
+Each instance is one mention with its top-k candidates; each candidate is the pair
+``[CLS] left [Ms] mention [Me] right [SEP] title [ENT] description [SEP]`` (Yao et al. 2020, §4),
+with the word-piece budget split equally between the two sides; a side that needs less gives the
+rest to the other.
+"""
+
+import logging
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Tuple
+
+import torch
+from allennlp.data import DatasetReader, Instance, Token
+from allennlp.data.fields import ListField, MetadataField, TensorField, TextField
+from allennlp.data.token_indexers import PretrainedTransformerIndexer, TokenIndexer
+from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Tokenizer
+
+from allennlp_longent.linking.documents import Document, WorldDocuments, read_json_lines, require
+
+logger = logging.getLogger(__name__)
+
+MISSING_GOLD_POLICIES = ("keep", "drop", "insert")
+MENTION_FIELDS = ("mention_id", "context_document_id", "corpus", "start_index", "end_index")
+
+
+class DocumentPieces:
+    """Word pieces of a whitespace-tokenized text, with the first piece of every word."""
+
+    def __init__(self, ids: List[int], word_starts: List[int]) -> None:
+        self.ids = ids
+        self.word_starts = word_starts  # len(words) + 1 entries; the last is len(ids)
+
+    def span(self, start_word: int, end_word: int) -> Tuple[int, int]:
+        """Piece range ``[begin, end)`` of the inclusive word range."""
+        return self.word_starts[start_word], self.word_starts[end_word + 1]
+
+
+@DatasetReader.register("zeshel")
+class ZeshelReader(DatasetReader):
+    """Reads ``<root>/mentions/<split>.json`` with ``<root>/documents/`` and
+    ``<root>/tfidf_candidates/<split>.json`` (or the directories given).
+
+    Parameters
+    ----------
+    tokenizer : the transformer tokenizer of the ranker (``max_length`` is the pair length).
+    max_length : word pieces per (mention, candidate) pair, special tokens included.
+    top_k : candidates kept per mention, in the candidate file's order.
+    missing_gold : a mention whose gold entity is not among its top-k candidates is kept with
+        label -1 (``keep``, for honest unnormalized evaluation), skipped (``drop``), or gets the
+        gold in place of its last candidate (``insert``); the count is logged after each pass.
+    """
+
+    def __init__(
+        self,
+        tokenizer: Tokenizer,
+        token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+        max_length: int = 512,
+        top_k: int = 64,
+        missing_gold: str = "keep",
+        mention_start_marker: str = "[unused0]",
+        mention_end_marker: str = "[unused1]",
+        title_marker: str = "[unused2]",
+        documents_dir: Optional[str] = None,
+        candidates_dir: Optional[str] = None,
+        **kwargs,
+    ) -> None:
+        super().__init__(
+            manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs
+        )
+        if missing_gold not in MISSING_GOLD_POLICIES:
+            raise ValueError(
+                f"missing_gold must be one of {MISSING_GOLD_POLICIES}: {missing_gold!r}"
+            )
+        if top_k < 1:
+            raise ValueError(f"top_k must be positive, got {top_k}")
+        if not isinstance(tokenizer, PretrainedTransformerTokenizer):
+            raise ValueError("the zeshel reader needs a pretrained-transformer tokenizer")
+        self._tokenizer = tokenizer
+        self._hf = tokenizer.tokenizer
+        self._token_indexers = token_indexers or {
+            "tokens": PretrainedTransformerIndexer(tokenizer._model_name)
+        }
+        self.max_length = max_length
+        self.top_k = top_k
+        self.missing_gold = missing_gold
+        self._markers = [
+            self._single_piece(marker, name)
+            for marker, name in (
+                (mention_start_marker, "mention_start_marker"),
+                (mention_end_marker, "mention_end_marker"),
+                (title_marker, "title_marker"),
+            )
+        ]
+        special = tokenizer.num_special_tokens_for_pair()
+        self._budget = max_length - special
+        # Context side: two markers and one mention piece; candidate side: the title marker.
+        needed = special + 3 + 1
+        if max_length < needed:
+            raise ValueError(
+                f"max_length={max_length} is too small: a pair needs at least {needed} word pieces "
+                f"({special} special tokens, mention markers, a mention piece, the title marker)"
+            )
+        self.documents_dir = documents_dir
+        self.candidates_dir = candidates_dir
+        self._pieces: Dict[str, DocumentPieces] = {}
+        self._title_pieces: Dict[str, List[int]] = {}
+
+    def _single_piece(self, marker: str, name: str) -> int:
+        ids = self._hf.convert_tokens_to_ids([marker])
+        if len(ids) != 1 or ids[0] is None or ids[0] == self._hf.unk_token_id:
+            raise ValueError(f"{name}={marker!r} is not a single token of the tokenizer vocabulary")
+        return ids[0]
+
+    def pieces(self, key: str, words: List[str]) -> DocumentPieces:
+        """Word pieces of ``words``, computed once per ``key`` (a document id)."""
+        if key not in self._pieces:
+            self._pieces[key] = self._tokenize_words(words)
+        return self._pieces[key]
+
+    def _tokenize_words(self, words: List[str]) -> DocumentPieces:
+        if not words:
+            return DocumentPieces([], [0])
+        encoding = self._hf(
+            words, is_split_into_words=True, add_special_tokens=False, verbose=False
+        )
+        counts = [0] * len(words)
+        for word_id in encoding.word_ids():
+            counts[word_id] += 1
+        starts = [0]
+        for count in counts:
+            starts.append(starts[-1] + count)
+        return DocumentPieces(list(encoding["input_ids"]), starts)
+
+    def _title(self, document: Document) -> List[int]:
+        key = document["document_id"]
+        if key not in self._title_pieces:
+            self._title_pieces[key] = self._tokenize_words(document["title"].split()).ids
+        return self._title_pieces[key]
+
+    # ------------------------------------------------------------------ reading
+
+    def _read(self, file_path: str) -> Iterable[Instance]:
+        mentions_path = Path(file_path)
+        root = mentions_path.parent.parent
+        documents = WorldDocuments(self.documents_dir or root / "documents")
+        candidates_path = (
+            Path(self.candidates_dir or root / "tfidf_candidates") / mentions_path.name
+        )
+        candidates = self._read_candidates(candidates_path, mentions_path)
+        counts = {"mentions": 0, "gold_outside": 0}
+        for line_number, mention in self.shard_iterable(read_json_lines(mentions_path)):
+            where = f"{mentions_path}:{line_number} (mention {mention.get('mention_id')!r})"
+            instance = self._mention_instance(mention, where, documents, candidates, counts)
+            if instance is not None:
+                yield instance
+        action = {"keep": "kept with label -1", "drop": "dropped", "insert": "given the gold"}
+        logger.info(
+            "%s: %d of %d mentions had the gold entity outside the top-%d candidates (%s)",
+            mentions_path,
+            counts["gold_outside"],
+            counts["mentions"],
+            self.top_k,
+            action[self.missing_gold],
+        )
+
+    def _read_candidates(self, path: Path, mentions_path: Path) -> Dict[str, List[str]]:
+        if not path.is_file():
+            raise FileNotFoundError(f"candidate file for {mentions_path} not found: {path}")
+        mention_ids = {record.get("mention_id") for _, record in read_json_lines(mentions_path)}
+        candidates = {}
+        for line_number, record in read_json_lines(path):
+            where = f"{path}:{line_number}"
+            require(record, ("mention_id", "tfidf_candidates"), where)
+            if record["mention_id"] not in mention_ids:
+                raise ValueError(
+                    f"{where}: candidates for unknown mention {record['mention_id']!r} "
+                    f"(not in {mentions_path})"
+                )
+            candidates[record["mention_id"]] = list(record["tfidf_candidates"])
+        return candidates
+
+    def _mention_instance(
+        self,
+        mention: dict,
+        where: str,
+        documents: WorldDocuments,
+        candidates: Dict[str, List[str]],
+        counts: Dict[str, int],
+    ) -> Optional[Instance]:
+        require(mention, MENTION_FIELDS, where)
+        world = documents.world(mention["corpus"])
+        context = world.get(mention["context_document_id"])
+        if context is None:
+            raise ValueError(
+                f"{where}: context document {mention['context_document_id']!r} not in "
+                f"{documents.path(mention['corpus'])}"
+            )
+        gold = mention.get("label_document_id")
+        if gold is not None and gold not in world:
+            raise ValueError(
+                f"{where}: label document {gold!r} not in {documents.path(mention['corpus'])}"
+            )
+        if mention["mention_id"] not in candidates:
+            raise ValueError(f"{where}: no candidate list for this mention")
+        candidate_ids = candidates[mention["mention_id"]][: self.top_k]
+        unknown = [doc_id for doc_id in candidate_ids if doc_id not in world]
+        if unknown:
+            raise ValueError(
+                f"{where}: candidate(s) {unknown} not in {documents.path(mention['corpus'])}"
+            )
+        counts["mentions"] += 1
+        if gold is not None and gold not in candidate_ids:
+            counts["gold_outside"] += 1
+            if self.missing_gold == "drop":
+                return None
+            if self.missing_gold == "insert":
+                candidate_ids = candidate_ids[: self.top_k - 1] + [gold]
+        try:
+            return self.text_to_instance(
+                context["text"].split(),
+                int(mention["start_index"]),
+                int(mention["end_index"]),
+                [world[doc_id] for doc_id in candidate_ids],
+                gold_document_id=gold,
+                world=mention["corpus"],
+                mention_id=mention["mention_id"],
+                context_key=context["document_id"],
+                gold_document=world.get(gold) if gold is not None else None,
+            )
+        except ValueError as error:
+            raise ValueError(f"{where}: {error}") from error
+
+    # ------------------------------------------------------------------ instances
+
+    def text_to_instance(  # type: ignore[override]
+        self,
+        context_words: List[str],
+        mention_start: int,
+        mention_end: int,
+        candidates: List[Document],
+        gold_document_id: Optional[str] = None,
+        world: Optional[str] = None,
+        mention_id: Optional[str] = None,
+        context_key: Optional[str] = None,
+        gold_document: Optional[Document] = None,
+    ) -> Instance:
+        """One mention (inclusive word offsets into ``context_words``) with its candidates."""
+        if not 0 <= mention_start <= mention_end < len(context_words):
+            raise ValueError(
+                f"mention offsets [{mention_start}, {mention_end}] out of range for a context "
+                f"of {len(context_words)} words"
+            )
+        if not candidates:
+            raise ValueError("a mention needs at least one candidate")
+        if context_key is None:
+            context = self._tokenize_words(context_words)
+        else:
+            context = self.pieces(context_key, context_words)
+        pairs = []
+        for candidate in candidates:
+            description = self.pieces(candidate["document_id"], candidate["text"].split()).ids
+            candidate_ids = self._title(candidate) + [self._markers[2]] + description
+            context_ids, candidate_ids = self._split_budget(
+                context, mention_start, mention_end, candidate_ids
+            )
+            pairs.append(TextField(self._pair_tokens(context_ids, candidate_ids)))
+        ids = [candidate["document_id"] for candidate in candidates]
+        label = ids.index(gold_document_id) if gold_document_id in ids else -1
+        if gold_document is None and gold_document_id in ids:
+            gold_document = candidates[label]
+        dlength = len(context.ids)
+        if gold_document is not None:
+            dlength += len(
+                self.pieces(gold_document["document_id"], gold_document["text"].split()).ids
+            )
+        metadata = {
+            "mention_id": mention_id,
+            "world": world,
+            "mention": " ".join(context_words[mention_start : mention_end + 1]),
+            "candidate_ids": ids,
+            "candidate_titles": [candidate["title"] for candidate in candidates],
+            "gold_document_id": gold_document_id,
+            "dlength": dlength if gold_document is not None else None,
+        }
+        return Instance(
+            {
+                "pairs": ListField(pairs),
+                "label": TensorField(torch.tensor(label, dtype=torch.long)),
+                "metadata": MetadataField(metadata),
+            }
+        )
+
+    def _split_budget(
+        self, context: DocumentPieces, start: int, end: int, candidate: List[int]
+    ) -> Tuple[List[int], List[int]]:
+        """Equal halves of the budget; a side needing less than its half gives the rest away."""
+        context_needed = len(context.ids) + 2
+        half = self._budget // 2
+        if context_needed <= half:
+            context_budget = context_needed
+        elif len(candidate) <= self._budget - half:
+            context_budget = self._budget - len(candidate)
+        else:
+            context_budget = half
+        context_ids = self._context_window(context, start, end, context_budget)
+        return context_ids, candidate[: self._budget - len(context_ids)]
+
+    def _context_window(
+        self, context: DocumentPieces, start: int, end: int, budget: int
+    ) -> List[int]:
+        """``left [Ms] mention [Me] right`` in ``budget`` pieces, centred on the mention."""
+        begin, stop = context.span(start, end)
+        mention = context.ids[begin:stop][: max(1, budget - 2)]
+        room = budget - 2 - len(mention)
+        left = min(begin, room // 2)
+        right = min(len(context.ids) - stop, room - left)
+        left = min(begin, room - right)
+        return (
+            context.ids[begin - left : begin]
+            + [self._markers[0]]
+            + mention
+            + [self._markers[1]]
+            + context.ids[stop : stop + right]
+        )
+
+    def _pair_tokens(self, first: List[int], second: List[int]) -> List[Token]:
+        pieces = self._hf.convert_ids_to_tokens(first + second)
+        first_tokens = [Token(text, text_id=i) for text, i in zip(pieces, first)]
+        second_tokens = [Token(text, text_id=i) for text, i in zip(pieces[len(first) :], second)]
+        return self._tokenizer.add_special_tokens(first_tokens, second_tokens)
+
+    def apply_token_indexers(self, instance: Instance) -> None:
+        for pair in instance["pairs"].field_list:
+            pair.token_indexers = self._token_indexers

@@ -1,0 +1,77 @@
+// Zero-shot entity linking with a cross-encoder (Logeswaran et al. 2019; Yao et al. 2020).
+// `linker(...)` returns a whole experiment; experiments override only what they change.
+local tokenizer(model, max_length) = {
+  type: 'extended_pretrained_transformer',
+  model_name: model,
+  max_length: max_length,
+};
+
+local reader(model, max_length, top_k, missing_gold) = {
+  type: 'zeshel',
+  tokenizer: tokenizer(model, max_length),
+  token_indexers: {
+    tokens: { type: 'extended_pretrained_transformer', model_name: model, max_length: max_length },
+  },
+  max_length: max_length,
+  top_k: top_k,
+  missing_gold: missing_gold,
+};
+
+{
+  reader:: reader,
+
+  linker(
+    model,
+    data_dir,
+    max_length=512,
+    position_init='repeat',
+    top_k=64,
+    train_split='train',
+    validation_split='val',
+    test_split='test',
+    epochs=2,
+    lr=2e-5,
+    batch_size=1,
+    gradient_accumulation=8,
+    candidate_chunk_size=16,
+    gradient_checkpointing=true,
+    missing_gold='insert',
+  ):: {
+    dataset_reader: reader(model, max_length, top_k, missing_gold),
+    validation_dataset_reader: reader(model, max_length, top_k, 'keep'),
+    train_data_path: data_dir + '/mentions/' + train_split + '.json',
+    validation_data_path: data_dir + '/mentions/' + validation_split + '.json',
+    test_data_path: data_dir + '/mentions/' + test_split + '.json',
+    evaluate_on_test: true,
+    model: {
+      type: 'cross_encoder_ranker',
+      text_field_embedder: {
+        token_embedders: {
+          tokens: {
+            type: 'extended_pretrained_transformer',
+            model_name: model,
+            max_length: max_length,
+            position_init: { type: position_init },
+            gradient_checkpointing: gradient_checkpointing,
+          },
+        },
+      },
+      candidate_chunk_size: candidate_chunk_size,
+    },
+    data_loader: { batch_size: batch_size, shuffle: true },
+    validation_data_loader: { batch_size: batch_size, shuffle: false },
+    trainer: {
+      num_epochs: epochs,
+      num_gradient_accumulation_steps: gradient_accumulation,
+      validation_metric: '+normalized_acc_macro',
+      optimizer: {
+        type: 'huggingface_adamw',
+        lr: lr,
+        weight_decay: 0.01,
+        parameter_groups: [[['bias', 'LayerNorm.weight'], { weight_decay: 0.0 }]],
+      },
+      learning_rate_scheduler: { type: 'linear_with_warmup', warmup_steps: 10 },
+      grad_norm: 1.0,
+    },
+  },
+}
