@@ -57,7 +57,7 @@ class CrossEncoderRanker(Model):
         label: Optional[torch.Tensor] = None,
         metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, torch.Tensor]:
-        """``pairs``: (batch, candidates, pieces); ``label``: gold position or -1 (not among them)."""
+        """``pairs``: (batch, candidates, pieces); ``label``: gold position, -1 if absent."""
         mask = util.get_text_field_mask(pairs, num_wrapping_dims=1)
         candidate_mask = mask.any(-1)
         scores = self._score_pairs(pairs, mask, candidate_mask)
