@@ -1,0 +1,111 @@
+"""Entity state and per-step pieces of EntityNLM shared by scoring and sampling (Ji et al. 2017).
+
+The state of a batch of documents is a tensor of entity embeddings (one slot per entity, in order
+of first mention), the position of each entity's latest mention and the number of entities so far.
+The new-entity choice of E_t is always the slot numbered ``count``.
+"""
+
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+NEG_INF = -1e30
+
+
+@dataclass
+class EntityState:
+    embeddings: torch.Tensor  # (batch, slots, dim)
+    last_position: torch.Tensor  # (batch, slots), float
+    count: torch.Tensor  # (batch,), long
+
+    @classmethod
+    def empty(cls, batch: int, slots: int, dim: int, like: torch.Tensor) -> "EntityState":
+        return cls(
+            like.new_zeros(batch, slots, dim),
+            like.new_zeros(batch, slots),
+            torch.zeros(batch, dtype=torch.long, device=like.device),
+        )
+
+    def grow(self, slots: int) -> "EntityState":
+        """The same state with at least ``slots`` slots (sampling can create any number)."""
+        extra = slots - self.embeddings.size(1)
+        if extra <= 0:
+            return self
+        return EntityState(
+            F.pad(self.embeddings, (0, 0, 0, extra)), F.pad(self.last_position, (0, extra)),
+            self.count,
+        )
+
+    def detach(self) -> "EntityState":
+        return EntityState(self.embeddings.detach(), self.last_position.detach(), self.count)
+
+    def slot_masks(self) -> tuple:
+        slot = torch.arange(self.embeddings.size(1), device=self.count.device)[None, :]
+        return slot < self.count[:, None], slot == self.count[:, None]
+
+    def most_recent(self) -> torch.Tensor:
+        """Most-recent-entity baseline of §5.3: latest mentioned entity, or new when none."""
+        existing, _ = self.slot_masks()
+        latest = torch.where(existing, self.last_position, torch.full_like(self.last_position, -1))
+        return torch.where(self.count > 0, latest.argmax(-1), self.count)
+
+    def current(self, ids: torch.Tensor, is_new: torch.Tensor, new: torch.Tensor) -> torch.Tensor:
+        """e_current: the mentioned entity's embedding, the fresh one for a new entity, else 0."""
+        rows = torch.arange(ids.size(0), device=ids.device)
+        old = self.embeddings[rows, ids.clamp(min=0)]
+        chosen = torch.where(is_new[:, None], new, old)
+        return chosen * (ids >= 0)[:, None].to(chosen.dtype)
+
+
+class EntityScorer(nn.Module):
+    """Scores E_t (eq. 4): ``q^T e_i + w_dist^T f(e_i)`` for existing entities, ``q^T r_1`` for a
+    new one; slots beyond the new one are masked. ``q`` is ``W_entity h`` precomputed by the caller.
+
+    f(e) = [log d, 1/d] with d the number of tokens since the entity's latest mention.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.distance = nn.Linear(2, 1, bias=False)
+
+    def forward(
+        self, query: torch.Tensor, new_score: torch.Tensor, state: EntityState, step: int
+    ) -> torch.Tensor:
+        distance = (step - state.last_position).clamp(min=1.0)
+        features = torch.stack([distance.log(), distance.reciprocal()], dim=-1)
+        scores = (state.embeddings * query[:, None, :]).sum(-1)
+        scores = scores + self.distance(features).squeeze(-1)
+        existing, new_slot = state.slot_masks()
+        masked = torch.where(new_slot, new_score[:, None], torch.full_like(scores, NEG_INF))
+        return torch.where(existing, scores, masked)
+
+
+class EntityUpdater(nn.Module):
+    """Gated update of eq. 8: d = sigmoid(e^T W_d h_t), e' = normalise(d e + (1 - d) h_t)."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.gate = nn.Linear(dim, dim, bias=False)
+
+    def forward(
+        self, state: EntityState, ids: torch.Tensor, current: torch.Tensor, hidden: torch.Tensor,
+        is_new: torch.Tensor, step: int,
+    ) -> EntityState:
+        gate = torch.sigmoid((self.gate(hidden) * current).sum(-1, keepdim=True))
+        updated = F.normalize(gate * current + (1 - gate) * hidden, dim=-1)
+        slot = torch.arange(state.embeddings.size(1), device=ids.device)[None, :]
+        hit = (slot == ids[:, None]) & (ids >= 0)[:, None]
+        return EntityState(
+            torch.where(hit[..., None], updated[:, None, :], state.embeddings),
+            torch.where(hit, torch.full_like(state.last_position, step), state.last_position),
+            state.count + is_new.long(),
+        )
+
+
+def length_log_probs(logits: torch.Tensor, remaining: torch.Tensor) -> torch.Tensor:
+    """log-softmax over L = 1..max; lengths beyond ``remaining`` tokens masked when given (>0)."""
+    lengths = torch.arange(1, logits.size(-1) + 1, device=logits.device)
+    allowed = lengths <= remaining.unsqueeze(-1)
+    return torch.where(allowed, logits, torch.full_like(logits, NEG_INF)).log_softmax(-1)

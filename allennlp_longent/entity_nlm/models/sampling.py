@@ -1,0 +1,70 @@
+"""Sampling coreference structures from the discriminative proposal (Ji et al. 2017, §5.1)."""
+
+from typing import TYPE_CHECKING, Dict, Tuple
+
+import torch
+from torch.distributions import Categorical
+
+from allennlp_longent.entity_nlm.models.heads import EntityState, length_log_probs
+
+if TYPE_CHECKING:
+    from allennlp_longent.entity_nlm.models.entity_nlm import EntityNLM
+
+
+def sample_structures(
+    model: "EntityNLM", enc: Dict[str, torch.Tensor]
+) -> Tuple[torch.Tensor, torch.Tensor]:
+    """Draws one structure s ~ q(R, E, L | X) per row of ``enc`` and returns
+    ``(log p(X, s), log q(s | X))`` per row, with the same terms as ``score_structure``.
+
+    At a decision point (the previous mention ended) R_t, then E_t and L_t are sampled from the
+    proposal heads; inside a mention R, E and L follow deterministically.
+    """
+    mask, hidden, previous = enc["mask"], enc["hidden"], enc["previous"]
+    batch, steps = mask.shape
+    rows = torch.arange(batch, device=mask.device)
+    doc_length = mask.sum(1)
+    r_p = model._r_log_probs(previous)
+    r_q = model.q_r(hidden).log_softmax(-1)
+    query_p, query_q = model.w_entity(previous), model.q_entity(hidden)
+    new_p = (query_p * model.r_embeddings[1]).sum(-1)
+    new_q = (query_q * model.r_embeddings[1]).sum(-1)
+    state = EntityState.empty(batch, 2, hidden.size(-1), hidden)
+    log_p = hidden.new_zeros(batch)
+    log_q = hidden.new_zeros(batch)
+    entity = torch.full((batch,), -1, dtype=torch.long, device=mask.device)
+    remaining = torch.ones(batch, dtype=torch.long, device=mask.device)
+    currents = []
+    for t in range(steps):
+        state = state.grow(int(state.count.max()) + 2)
+        valid = mask[:, t]
+        decision = valid & (remaining <= 1)
+        inside = valid & (remaining > 1)
+        r = Categorical(logits=r_q[:, t]).sample()
+        log_q = log_q + torch.where(decision, r_q[rows, t, r], 0.0)
+        log_p = log_p + torch.where(decision, r_p[rows, t, r], 0.0)
+        start = decision & (r == 1)
+
+        e_q = model.q_entity_scorer(query_q[:, t], new_q[:, t], state, t).log_softmax(-1)
+        e_p = model.entity_scorer(query_p[:, t], new_p[:, t], state, t).log_softmax(-1)
+        e = Categorical(logits=e_q).sample()
+        log_q = log_q + torch.where(start, e_q[rows, e], 0.0)
+        log_p = log_p + torch.where(start, e_p[rows, e], 0.0)
+        entity = torch.where(start, e, torch.where(inside, entity, torch.full_like(entity, -1)))
+        is_new = start & (entity == state.count)
+        current = state.current(entity, is_new, model._new_entity(batch))
+
+        l_q = length_log_probs(
+            model.q_length(torch.cat([hidden[:, t], current], -1)), doc_length - t
+        )
+        l_p = model.w_length(torch.cat([previous[:, t], current], -1)).log_softmax(-1)
+        length = Categorical(logits=l_q).sample()
+        log_q = log_q + torch.where(start, l_q[rows, length], 0.0)
+        log_p = log_p + torch.where(start, l_p[rows, length], 0.0)
+        remaining = torch.where(start, length + 1, torch.where(inside, remaining - 1, 1))
+
+        currents.append(current)
+        state = model.updater(state, entity, current, hidden[:, t], is_new, t)
+    words = model._word_log_probs(enc, torch.stack(currents, 1))
+    log_p = log_p + torch.where(mask, words, torch.zeros_like(words)).sum(1)
+    return log_p, log_q
