@@ -68,19 +68,18 @@ class CrossEncoderLinkerPredictor(Predictor):
         return [world[doc_id] for doc_id in candidates]
 
     def predict_json(self, inputs: JsonDict) -> JsonDict:
-        output = super().predict_json(inputs)
-        return _summary(output)
+        return _summary(inputs, super().predict_json(inputs))
 
     def predict_batch_json(self, inputs: List[JsonDict]) -> List[JsonDict]:
-        return [_summary(output) for output in super().predict_batch_json(inputs)]
+        outputs = super().predict_batch_json(inputs)
+        return [_summary(given, output) for given, output in zip(inputs, outputs)]
 
 
-def _summary(output: JsonDict) -> JsonDict:
-    metadata = output.get("metadata", {})
+def _summary(inputs: JsonDict, output: JsonDict) -> JsonDict:
     return {
-        "mention_id": metadata.get("mention_id"),
-        "mention": metadata.get("mention"),
-        "gold_document_id": metadata.get("gold_document_id"),
+        "mention_id": inputs.get("mention_id"),
+        "mention": output["metadata"]["mention"],
+        "gold_document_id": inputs.get("gold_document_id"),
         "predicted_document_id": output["predicted_document_id"],
         "ranked": output["ranked"],
     }
