@@ -1,0 +1,1 @@
+from allennlp_longent.entity_typing.models.entity_typing_model import LukeEntityTyping  # noqa: F401

@@ -1,0 +1,2 @@
+from allennlp_longent.relations.dataset_readers.docred import DocredReader  # noqa: F401
+from allennlp_longent.relations.dataset_readers.tacred import TacredReader  # noqa: F401

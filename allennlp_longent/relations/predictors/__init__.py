@@ -1,0 +1,3 @@
+from allennlp_longent.relations.predictors.relation_predictor import (  # noqa: F401
+    RelationExtractionPredictor,
+)

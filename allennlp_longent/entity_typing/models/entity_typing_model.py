@@ -1,0 +1,103 @@
+"""LUKE entity typing: a linear multi-label classifier over [MASK] entity features.
+
+Yamada et al. 2020, §4.1: the target entity is the [MASK] entity over the mention; its output
+representation feeds a linear layer trained with binary cross-entropy, and a type is predicted
+when its probability exceeds ``threshold`` (0.5, i.e. logit > 0, as in LUKE).
+"""
+
+from typing import Any, Dict, List, Optional
+
+import torch
+from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.models import Model
+from allennlp.modules.token_embedders import TokenEmbedder
+from allennlp.nn import InitializerApplicator
+
+from allennlp_longent.entity_typing.metrics.typing_metric import EntityTypingMetric
+from allennlp_longent.modules.entity_features import (
+    EntityFeatureExtractor,
+    EntityTokenExtractor,
+    encode_entities,
+)
+
+
+@Model.register("luke_entity_typing")
+class LukeEntityTyping(Model):
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        embedder: TokenEmbedder,
+        feature_extractor: Optional[EntityFeatureExtractor] = None,
+        dropout: float = 0.1,
+        threshold: float = 0.5,
+        label_namespace: str = "labels",
+        initializer: Optional[InitializerApplicator] = None,
+        **kwargs,
+    ) -> None:
+        super().__init__(vocab, **kwargs)
+        self.embedder = embedder
+        self.extractor = feature_extractor or EntityTokenExtractor()
+        self.dropout = torch.nn.Dropout(dropout)
+        self.label_namespace = label_namespace
+        num_labels = vocab.get_vocab_size(label_namespace)
+        self.classifier = torch.nn.Linear(
+            self.extractor.get_output_dim(embedder.get_output_dim()), num_labels
+        )
+        self.threshold = threshold
+        self.metric = EntityTypingMetric()
+        if initializer is not None:
+            initializer(self)
+
+    def forward(
+        self,
+        tokens: TextFieldTensors,
+        entity_ids: torch.Tensor,
+        entity_position_ids: torch.Tensor,
+        entity_mask: torch.Tensor,
+        labels: Optional[torch.Tensor] = None,
+        metadata: Optional[List[Dict[str, Any]]] = None,
+    ) -> Dict[str, torch.Tensor]:
+        features = encode_entities(
+            self.embedder, self.extractor, tokens, entity_ids, entity_position_ids, entity_mask
+        )
+        logits = self.classifier(self.dropout(features))
+        probabilities = torch.sigmoid(logits)
+        output = {"logits": logits, "probabilities": probabilities, "entity_mask": entity_mask}
+        if metadata is not None:
+            output["metadata"] = metadata
+        if labels is not None:
+            mask = entity_mask.bool()
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                logits[mask], labels[mask].float()
+            )
+            output["loss"] = loss
+            self.metric(probabilities > self.threshold, labels, mask)
+        return output
+
+    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+        return self.metric.get_metric(reset)
+
+    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
+        """Adds ``entities``: per kept entity its predicted ``labels`` and all ``probabilities``."""
+        vocab = self.vocab.get_index_to_token_vocabulary(self.label_namespace)
+        results = []
+        for row, (probs, mask) in enumerate(
+            zip(output_dict["probabilities"], output_dict["entity_mask"])
+        ):
+            meta = output_dict["metadata"][row]
+            entities = []
+            for index, entity_probs in enumerate(probs[mask.bool()].tolist()):
+                scores = {vocab[i]: round(p, 6) for i, p in enumerate(entity_probs)}
+                entities.append(
+                    {
+                        "entity": meta["entities"][index],
+                        "mentions": meta["mentions"][index],
+                        "labels": [k for k, p in scores.items() if p > self.threshold],
+                        "probabilities": scores,
+                    }
+                )
+            results.append(entities)
+        output_dict["entities"] = results
+        return output_dict
+
+    default_predictor = "entity_typing"
