@@ -1,6 +1,7 @@
 """BM25 candidate generation on the ``bm25s`` library."""
 
 import json
+import logging
 import re
 from pathlib import Path
 from typing import List, Optional, Sequence
@@ -14,6 +15,7 @@ from allennlp_longent.linking.candidates.generator import Candidate, CandidateGe
 IDS_FILE = "document_ids.json"
 _WORD = re.compile(r"\w+")
 _STOPWORDS = frozenset(STOPWORDS_EN)
+logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets DEBUG on import
 
 
 def bm25_tokens(text: str) -> List[str]:

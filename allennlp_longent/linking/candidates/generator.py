@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 from typing import List, NamedTuple, Sequence, Union
 
-from allennlp.common import Params, Registrable
+from allennlp.common import Registrable
 
 CONFIG_FILE = "generator.json"
 
@@ -40,7 +40,7 @@ class CandidateGenerator(Registrable):
         raise NotImplementedError
 
     def config(self) -> dict:
-        """The constructor parameters, with ``type``, so ``from_params`` rebuilds this generator."""
+        """The constructor parameters, with ``type``, from which ``load`` rebuilds this generator."""
         raise NotImplementedError
 
     def save(self, directory: Union[str, Path]) -> None:
@@ -58,7 +58,8 @@ class CandidateGenerator(Registrable):
             raise FileNotFoundError(
                 f"no candidate generator saved in {directory}: {CONFIG_FILE} missing"
             )
-        generator = cls.from_params(Params(json.loads(config_path.read_text())))
+        config = json.loads(config_path.read_text())
+        generator = cls.by_name(config.pop("type"))(**config)
         generator._load_index(directory)
         return generator
 

@@ -1,0 +1,110 @@
+"""BM25 candidates for zeshel-format mentions, one index per world, with recall of the gold."""
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+from tqdm import tqdm
+
+from allennlp_longent.linking.candidates.generator import Candidate
+from allennlp_longent.linking.documents import WorldDocuments, read_json_lines, require
+from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+
+MENTION_FIELDS = ("mention_id", "context_document_id", "corpus", "start_index", "end_index")
+
+
+@dataclass
+class MentionCandidates:
+    mention_id: str
+    world: str
+    gold_document_id: Optional[str]
+    candidates: List[Candidate]
+
+
+def mention_query(words: List[str], start: int, end: int, context_words: int) -> str:
+    """The mention's words (inclusive offsets) plus ``context_words`` words on each side."""
+    return " ".join(words[max(0, start - context_words) : end + 1 + context_words])
+
+
+class ZeshelCandidates:
+    """Ranks each world's documents (title + text) for the mentions of ``<data_dir>/mentions``."""
+
+    def __init__(self, data_dir: Union[str, Path], top_k: int = 64, context_words: int = 0):
+        if top_k < 1 or context_words < 0:
+            raise ValueError(f"need top_k >= 1 and context_words >= 0: {top_k}, {context_words}")
+        self.data_dir = Path(data_dir)
+        self.top_k = top_k
+        self.context_words = context_words
+        self.documents = WorldDocuments(self.data_dir / "documents")
+        self._indexes: Dict[str, KnowledgeBase] = {}
+
+    def index(self, world: str) -> KnowledgeBase:
+        if world not in self._indexes:
+            kb = KnowledgeBase()
+            kb.add(
+                (f"{self.documents.path(world)} ({doc['document_id']})",
+                 Entity(doc["document_id"], doc["title"], doc["text"]))
+                for doc in self.documents.world(world).values()
+            )
+            self._indexes[world] = kb
+        return self._indexes[world]
+
+    def split(self, split: str, progress: bool = True) -> Iterator[MentionCandidates]:
+        """Candidates for ``mentions/<split>.json``, in file order."""
+        path = self.data_dir / "mentions" / f"{split}.json"
+        if not path.is_file():
+            raise FileNotFoundError(f"no mention file for split {split!r}: {path}")
+        lines = list(read_json_lines(path))
+        for line_number, mention in tqdm(lines, desc=f"BM25 {split}", disable=not progress):
+            yield self._mention(mention, f"{path}:{line_number}")
+
+    def _mention(self, mention: dict, where: str) -> MentionCandidates:
+        require(mention, MENTION_FIELDS, where)
+        world = mention["corpus"]
+        documents = self.documents.world(world)
+        context = documents.get(mention["context_document_id"])
+        if context is None:
+            raise ValueError(
+                f"{where}: context document {mention['context_document_id']!r} "
+                f"not in {self.documents.path(world)}"
+            )
+        words = context["text"].split()
+        start, end = int(mention["start_index"]), int(mention["end_index"])
+        if not 0 <= start <= end < len(words):
+            raise ValueError(
+                f"{where}: mention offsets [{start}, {end}] outside the {len(words)} words of "
+                f"document {context['document_id']!r}"
+            )
+        query = mention_query(words, start, end, self.context_words)
+        found = self.index(world).candidates([query], self.top_k)[0]
+        return MentionCandidates(
+            mention["mention_id"],
+            world,
+            mention.get("label_document_id"),
+            [Candidate(entity.id, score) for entity, score in found],
+        )
+
+
+def write_candidates(results: Iterable[MentionCandidates], path: Path) -> List[MentionCandidates]:
+    """Writes ``{mention_id, tfidf_candidates}`` JSON lines; returns the results written."""
+    written = []
+    with open(path, "w", encoding="utf-8") as out:
+        for result in results:
+            ids = [candidate.document_id for candidate in result.candidates]
+            out.write(json.dumps({"mention_id": result.mention_id, "tfidf_candidates": ids}) + "\n")
+            written.append(result)
+    return written
+
+
+def recall_by_world(results: Iterable[MentionCandidates]) -> Dict[str, Tuple[int, int]]:
+    """``world -> (mentions with the gold among the candidates, mentions with a gold)``."""
+    counts: Dict[str, List[int]] = defaultdict(lambda: [0, 0])
+    for result in results:
+        if result.gold_document_id is None:
+            continue
+        found = any(c.document_id == result.gold_document_id for c in result.candidates)
+        counts[result.world][0] += int(found)
+        counts[result.world][1] += 1
+    return {world: (hits, total) for world, (hits, total) in sorted(counts.items())}

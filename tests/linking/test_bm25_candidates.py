@@ -1,0 +1,119 @@
+"""BM25 candidate generation: the generator, the zeshel pipeline and ``longent bm25-candidates``."""
+
+import json
+
+import pytest
+from conftest import FIXTURES, shared_data
+
+from allennlp_longent.commands.cli import main
+from allennlp_longent.linking.candidates import CandidateGenerator
+from allennlp_longent.linking.candidates.zeshel import ZeshelCandidates, mention_query
+
+ZESHEL_FIXTURE = FIXTURES / "kb" / "zeshel"
+
+
+def _generator(ids, texts):
+    generator = CandidateGenerator.by_name("bm25")()
+    generator.index(ids, texts)
+    return generator
+
+
+def test_ranks_by_term_match_and_leaves_out_unrelated_documents():
+    generator = _generator(
+        ["cat", "dog", "both"],
+        ["a cat on a mat", "a dog in the yard", "the cat chased the dog around the mat"],
+    )
+    [found] = generator.retrieve(["cat mat"], k=5)
+    assert [c.document_id for c in found] == ["cat", "both"]
+    assert found[0].score > found[1].score > 0
+    assert generator.retrieve(["the of a", "zebra"], k=5) == [[], []]
+
+
+def test_ties_keep_index_order_and_k_cuts():
+    generator = _generator(["b", "a", "c"], ["same words", "same words", "same words"])
+    assert [c.document_id for c in generator.retrieve(["same"], k=2)[0]] == ["b", "a"]
+    with pytest.raises(ValueError, match="k must be positive"):
+        generator.retrieve(["same"], k=0)
+
+
+def test_save_and_load_give_the_same_results(tmp_path):
+    generator = _generator(["x", "y", "z"], ["red apple", "green apple pie", "blue sky"])
+    generator.save(tmp_path)
+    loaded = CandidateGenerator.load(tmp_path)
+    queries = ["apple", "sky apple", "pie"]
+    assert loaded.retrieve(queries, 3) == generator.retrieve(queries, 3)
+    assert loaded.document_ids() == ["x", "y", "z"]
+
+
+def test_collections_without_tokens_retrieve_nothing(tmp_path):
+    for ids, texts in (([], []), (["only"], ["the of"])):
+        generator = _generator(ids, texts)
+        assert generator.retrieve(["anything"], 3) == [[]]
+        generator.save(tmp_path / str(len(ids)))
+        assert CandidateGenerator.load(tmp_path / str(len(ids))).retrieve(["the"], 3) == [[]]
+
+
+def test_mention_query_adds_context_on_both_sides():
+    words = "w0 w1 w2 M1 M2 w5 w6".split()
+    assert mention_query(words, 3, 4, 0) == "M1 M2"
+    assert mention_query(words, 3, 4, 2) == "w1 w2 M1 M2 w5 w6"
+    assert mention_query(words, 0, 0, 3) == "w0 w1 w2 M1"
+
+
+def test_fixture_gold_is_the_top_candidate():
+    results = list(ZeshelCandidates(ZESHEL_FIXTURE, top_k=2).split("train", progress=False))
+    assert [r.mention_id for r in results] == ["M1", "M2", "M3"]
+    for result in results:
+        assert result.candidates[0].document_id == result.gold_document_id
+        # each world is indexed on its own
+        assert len(result.candidates) <= 2
+    assert {c.document_id for c in results[2].candidates} <= {"D_OSK", "D_PELL"}
+
+
+def test_bad_offsets_name_the_file_and_line():
+    generator = ZeshelCandidates(ZESHEL_FIXTURE, top_k=2)
+    with pytest.raises(ValueError, match=r"bad_offsets\.json:2: mention offsets \[40, 41\]"):
+        list(generator.split("bad_offsets", progress=False))
+    with pytest.raises(FileNotFoundError, match="no mention file for split 'nope'"):
+        list(generator.split("nope", progress=False))
+
+
+def test_zeshel_tiny_recall_and_agreement_with_the_published_candidates():
+    data = shared_data("zeshel_tiny")
+    results = list(ZeshelCandidates(data, top_k=3).split("train", progress=False))
+    published = {
+        record["mention_id"]: record["tfidf_candidates"]
+        for record in map(json.loads, (data / "tfidf_candidates" / "train.json").open())
+    }
+    assert len(results) == 4
+    for result in results:
+        ids = [c.document_id for c in result.candidates]
+        assert result.gold_document_id in ids
+        assert ids[0] == published[result.mention_id][0]
+    # the context words change the query, so they can change the ranking, never the count
+    with_context = list(ZeshelCandidates(data, 3, 20).split("train", progress=False))
+    assert [len(r.candidates) for r in with_context] == [3, 3, 3, 3]
+
+
+def test_command_writes_candidates_deterministically(tmp_path, capsys):
+    data = shared_data("zeshel_tiny")
+    for run in ("a", "b"):
+        main(["bm25-candidates", str(data), "--splits", "train", "val", "--top-k", "4",
+              "--output-dir", str(tmp_path / run), "--no-progress"])
+    for split in ("train", "val"):
+        first = (tmp_path / "a" / f"{split}.json").read_text()
+        assert first == (tmp_path / "b" / f"{split}.json").read_text()
+        records = [json.loads(line) for line in first.splitlines()]
+        assert [len(r["tfidf_candidates"]) for r in records] == [4, 4, 4, 4]
+        assert set(records[0]) == {"mention_id", "tfidf_candidates"}
+    printed = capsys.readouterr().out
+    assert "recall@4" in printed and "starwars" in printed and "macro average" in printed
+    with pytest.raises(SystemExit, match="refusing to overwrite"):
+        main(["bm25-candidates", str(data), "--splits", "train",
+              "--output-dir", str(tmp_path / "a"), "--no-progress"])
+
+
+def test_command_reports_bad_input_without_traceback(tmp_path):
+    with pytest.raises(SystemExit, match=r"bad_offsets\.json:2"):
+        main(["bm25-candidates", str(ZESHEL_FIXTURE), "--splits", "bad_offsets",
+              "--output-dir", str(tmp_path), "--no-progress"])
