@@ -152,18 +152,19 @@ def banded_attention(
     lowest = torch.finfo(queries.dtype).min
 
     pad = nn.functional.pad
-    query_blocks = pad(queries, (0, 0, 0, tail)).view(batch, heads, blocks, block, dim)
+    queries = queries * scale if tail == 0 else pad(queries * scale, (0, 0, 0, tail))
+    query_blocks = queries.view(batch, heads, blocks, block, dim)
     key_windows = pad(keys, (0, 0, half, half + tail)).unfold(2, span, block)
     value_windows = pad(values, (0, 0, half, half + tail)).unfold(2, span, block)
-    scores = (query_blocks @ key_windows) * scale  # (B, K, blocks, block, span)
+    scores = query_blocks @ key_windows  # (B, K, blocks, block, span)
 
     mask_windows = pad(key_mask, (half, half + tail), value=False).unfold(1, span, block)
     offset = torch.arange(span, device=queries.device)[None, :] - torch.arange(
         block, device=queries.device
     )[:, None]
     in_band = (offset >= 0) & (offset <= 2 * half)  # key index - query index within [-h, h]
-    visible = in_band[None, None] & mask_windows[:, :, None, :]
-    scores = scores.masked_fill(~visible[:, None], lowest)
+    hidden = ~(in_band[None, None] & mask_windows[:, :, None, :])
+    scores.masked_fill_(hidden[:, None], lowest)
     if global_scores is None:
         probs = dropout(scores.softmax(dim=-1))
         context = probs @ value_windows.transpose(-1, -2)
@@ -171,7 +172,9 @@ def banded_attention(
 
     entities = global_scores.size(-1)
     global_scores = global_scores.masked_fill(~global_mask[:, None, None, :], lowest)
-    global_blocks = pad(global_scores, (0, 0, 0, tail)).view(batch, heads, blocks, block, entities)
+    if tail:
+        global_scores = pad(global_scores, (0, 0, 0, tail))
+    global_blocks = global_scores.view(batch, heads, blocks, block, entities)
     probs = dropout(torch.cat([scores, global_blocks], dim=-1).softmax(dim=-1))
     context = probs[..., :span] @ value_windows.transpose(-1, -2)
     context = context.view(batch, heads, blocks * block, dim)
