@@ -22,7 +22,8 @@ class EntityNlmInscriptReader(EntityNlmReader):
 
     Lines hold a sentencepiece piece and five label columns, the last being the in-story
     coreference index (``none`` off mentions). Pieces are joined back into words (``▁`` starts a
-    word; continuation pieces must carry ``X`` labels); a word takes the index of its first piece.
+    word; continuation pieces must carry ``X`` labels); a word takes the index of its first piece,
+    and a word whose first piece is labelled ``X`` (punctuation, a few numbers) is no mention.
     Consecutive words with the same index form one mention. Indices are renumbered in order of first
     mention. Singletons are kept by default (``singletons=True``): every mention is predicted.
     """
@@ -62,10 +63,10 @@ def parse_inscript(path: Path) -> Iterator[Dict]:
             if piece.startswith(WORD_START):
                 story["words"].append(piece[len(WORD_START):])
                 story["lines"].append(number)
-                if coref != "none" and not coref.isdigit():
-                    raise StructureError(f"{where}: coreference index {coref!r} is not a number "
-                                         f"or 'none'")
-                labels.append(None if coref == "none" else coref)
+                if coref not in ("none", "X") and not coref.isdigit():
+                    raise StructureError(f"{where}: coreference index {coref!r} is not a number, "
+                                         f"'none' or 'X'")
+                labels.append(coref if coref.isdigit() else None)
             else:
                 if not story["words"]:
                     raise StructureError(f"{where}: continuation piece {piece!r} starts a story")
