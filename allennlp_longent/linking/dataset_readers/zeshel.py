@@ -189,7 +189,10 @@ class ZeshelReader(DatasetReader):
         counts: Dict[str, int],
     ) -> Optional[Instance]:
         require(mention, MENTION_FIELDS, where)
-        world = documents.world(mention["corpus"])
+        try:
+            world = documents.world(mention["corpus"])
+        except (ValueError, FileNotFoundError) as error:  # name the mention, not just the world
+            raise type(error)(f"{where}: {error}") from error
         context = world.get(mention["context_document_id"])
         if context is None:
             raise ValueError(
