@@ -11,10 +11,10 @@ import json
 import logging
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import minibatch
 
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
@@ -142,54 +142,68 @@ class LongentLinker:
             warnings.warn(message, UserWarning, stacklevel=3)
             self._warned_empty_kb = True
         found = kb.candidates([span.text for _, span in mentions], self.top_k)
-        pending = []
-        for (doc, span), candidates in zip(mentions, found):
-            if candidates and not span.text.isspace():
-                pending.append((doc, span, candidates))
-            else:
-                self._annotate(span, [])
+        ranked: List[List[dict]] = [[] for _ in mentions]
+        pending = [i for i, candidates in enumerate(found) if candidates]
         for start in range(0, len(pending), self.batch_size):
-            self._rank(pending[start : start + self.batch_size])
+            batch = pending[start : start + self.batch_size]
+            outputs = self._rank([(*mentions[i], found[i]) for i in batch])
+            for i, output in zip(batch, outputs):
+                ranked[i] = output
+        links: Dict[Span, str] = {}
+        for (_, span), candidates in zip(mentions, ranked):
+            span._.set(CANDIDATES_ATTR, candidates)
+            best = candidates[0] if candidates else None
+            links[span] = best["id"] if best and best["probability"] >= self.threshold else NIL
+        for doc in docs:
+            self._set_kb_ids(doc, links)
 
-    def _rank(self, batch: List[Tuple[Doc, Span, List[Tuple[Entity, float]]]]) -> None:
+    def _rank(self, batch: List[Tuple[Doc, Span, List[Tuple[Entity, float]]]]) -> List[List[dict]]:
+        """The candidates of each span, ranked by the model, best first."""
         model, reader = self.model()
         instances = []
         for doc, span, candidates in batch:
             words, first, last = _context_words(doc, span, reader.max_length)
-            instance = reader.text_to_instance(
-                words,
-                first,
-                last,
-                [
-                    {"document_id": e.id, "title": e.title, "text": e.description}
-                    for e, _ in candidates
-                ],
-            )
+            documents = [
+                {"document_id": e.id, "title": e.title, "text": e.description}
+                for e, _ in candidates
+            ]
+            instance = reader.text_to_instance(words, first, last, documents)
             reader.apply_token_indexers(instance)
             instances.append(instance)
-        for (_, span, candidates), output in zip(batch, model.forward_on_instances(instances)):
+        results = []
+        for (_, _, candidates), output in zip(batch, model.forward_on_instances(instances)):
             retrieval = {entity.id: score for entity, score in candidates}
-            ranked = [
-                {
-                    "id": entry["document_id"],
-                    "title": entry["title"],
-                    "score": entry["score"],
-                    "probability": entry["probability"],
-                    "retrieval_score": retrieval[entry["document_id"]],
-                }
-                for entry in output["ranked"]
-            ]
-            self._annotate(span, ranked)
+            results.append(
+                [
+                    {
+                        "id": entry["document_id"],
+                        "title": entry["title"],
+                        "score": entry["score"],
+                        "probability": entry["probability"],
+                        "retrieval_score": retrieval[entry["document_id"]],
+                    }
+                    for entry in output["ranked"]
+                ]
+            )
+        return results
 
-    def _annotate(self, span: Span, ranked: List[dict]) -> None:
-        best = ranked[0] if ranked else None
-        kb_id = best["id"] if best and best["probability"] >= self.threshold else NIL
-        span._.set(CANDIDATES_ATTR, ranked)
+    def _set_kb_ids(self, doc: Doc, links: Dict[Span, str]) -> None:
+        """Spans handed out by ``doc.ents`` and span groups are copies, so the links go to the
+        entity tokens, or into a rebuilt span group."""
         if self.spans_key is None:
-            for token in span:  # spans from doc.ents are copies: the tokens carry the link
-                token.ent_kb_id_ = kb_id
-        else:
-            span.kb_id_ = kb_id
+            for span in doc.ents:
+                for token in span:
+                    token.ent_kb_id_ = links.get(span, NIL)
+            return
+        if self.spans_key not in doc.spans:
+            return
+        group = doc.spans[self.spans_key]
+        linked = [
+            Span(doc, s.start, s.end, label=s.label, kb_id=links.get(s, NIL), span_id=s.id)
+            for s in group
+        ]
+        doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, attrs=group.attrs,
+                                              spans=linked)
 
     # ------------------------------------------------------------------ serialization
 

