@@ -59,7 +59,7 @@ def write_tiny_luke(
         eos_token_id=tokenizer.sep_token_id,
     )
     torch.manual_seed(seed)
-    LukeModel(config).save_pretrained(str(out_dir))
+    LukeModel(config, add_pooling_layer=False).save_pretrained(str(out_dir))
     (out_dir / "entity_vocab.json").write_text(json.dumps(ENTITY_VOCAB))
     return out_dir
 

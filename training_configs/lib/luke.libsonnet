@@ -43,6 +43,12 @@ local experiment(reader, train, validation, model, batch_size, trainer) = {
 };
 
 {
+  // A path inside this repository, for a config at training_configs/<task>/<file>.
+  repo_path(config_file, path)::
+    local parts = std.split(config_file, '/');
+    local dir = if std.length(parts) > 1 then std.join('/', parts[:std.length(parts) - 1]) else '.';
+    dir + '/../../' + path,
+
   reader:: reader,
   embedder:: embedder,
   trainer:: trainer,
