@@ -2,9 +2,8 @@
 
 import torch
 import torch.nn.functional as F
-from torch.func import functional_call
-
 from entity_nlm_helpers import batch, tiny_model
+from torch.func import functional_call
 
 # entity 0 = "mary" and "she"; entity 1 = "her brother" and "him".
 DOC = {
@@ -35,7 +34,8 @@ def by_hand(model, word_ids: torch.Tensor) -> torch.Tensor:
             for i in range(len(entities)):  # eq. 4 with f(e) = [log d, 1/d]
                 d = torch.tensor(float(max(t - last[i], 1)), dtype=h.dtype)
                 features = torch.stack([d.log(), 1 / d])
-                scores.append(query @ entities[i] + p["entity_scorer.distance.weight"][0] @ features)
+                distance_score = p["entity_scorer.distance.weight"][0] @ features
+                scores.append(query @ entities[i] + distance_score)
             scores.append(query @ r1)
             total = total + torch.stack(scores).log_softmax(0)[E[t]]
             current = F.normalize(r1, dim=0) if E[t] == len(entities) else entities[E[t]]  # eq. 7

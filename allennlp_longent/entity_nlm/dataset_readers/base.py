@@ -46,12 +46,13 @@ class EntityNlmReader(DatasetReader):
         self.skipped_empty = 0
 
     def documents_to_instances(self, documents: Iterable[dict]) -> Iterable[Instance]:
-        """Documents are dicts ``{words, mentions, source, lines}`` from a subclass's parser."""
+        """Documents are dicts ``{words, mentions, source, lines, [document]}`` from a parser;
+        ``source`` names the file, ``document`` (optional) the document inside it."""
         for document in documents:
             if not document["words"]:
                 self.skipped_empty += 1
-                logger.warning("%s: empty document skipped (%d so far)", document["source"],
-                               self.skipped_empty)
+                logger.warning("%s %s: empty document skipped (%d so far)", document["source"],
+                               document.get("document", ""), self.skipped_empty)
                 continue
             yield self._instance(**document)
 
@@ -65,7 +66,8 @@ class EntityNlmReader(DatasetReader):
         return self._instance(list(words), clusters_to_mentions(clusters), source, None)
 
     def _instance(
-        self, words: List[str], mentions: List[Mention], source: str, lines: Optional[List[int]]
+        self, words: List[str], mentions: List[Mention], source: str, lines: Optional[List[int]],
+        document: str = "",
     ) -> Instance:
         entity_ids, lengths, stats = build_structure(
             len(words), mentions, self._max_mention_length, source, self._singletons,
@@ -81,7 +83,8 @@ class EntityNlmReader(DatasetReader):
             "entity_ids": TensorField(torch.tensor(entity_ids), padding_value=NO_ENTITY),
             "mention_lengths": TensorField(torch.tensor(lengths), padding_value=0),
             "metadata": MetadataField(
-                {"source": source, "words": words, "lines": lines, "stats": stats}
+                {"source": source, "document": document, "words": words, "lines": lines,
+                 "stats": stats}
             ),
         }
         return Instance(fields)

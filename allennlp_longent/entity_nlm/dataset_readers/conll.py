@@ -50,8 +50,9 @@ def parse_gold_conll(path: Path) -> Iterator[Dict]:
             if begin:
                 if document is not None:
                     raise StructureError(f"{where}: #begin document before #end document")
-                name = f"{path}#{begin.group(1)}/part{int(begin.group(2)):03d}"
-                document = {"words": [], "mentions": [], "source": name, "lines": []}
+                name = f"{begin.group(1)} part {int(begin.group(2)):03d}"
+                document = {"words": [], "mentions": [], "source": str(path), "lines": [],
+                            "document": name}
                 open_mentions = {}
             elif line.startswith("#end document"):
                 if document is None:
@@ -74,7 +75,7 @@ def parse_gold_conll(path: Path) -> Iterator[Dict]:
                 _parse_coref(columns[-1], position, number, where, open_mentions,
                              document["mentions"])
     if document is not None:
-        raise StructureError(f"{path}: file ends inside document {document['source']}")
+        raise StructureError(f"{path}: file ends inside document {document['document']}")
 
 
 def _parse_coref(

@@ -216,7 +216,8 @@ class EntityNLM(Model):
     def _check(self, mask, entity_ids, lengths, metadata) -> None:
         for row in range(mask.size(0)):
             size = int(mask[row].sum())
-            where = metadata[row]["source"] if metadata else f"batch row {row}"
+            meta = metadata[row] if metadata else {"source": f"batch row {row}"}
+            where = " ".join(filter(None, [meta["source"], meta.get("document")]))
             check_structure(
                 entity_ids[row, :size].tolist(), lengths[row, :size].tolist(), self._max_length,
                 where,
