@@ -108,3 +108,14 @@ class _Scorer(torch.nn.Module):
 
     def forward(self, tensors):
         return model_log_likelihood(self.model, tensors)
+
+
+def test_truncated_backpropagation_keeps_values_and_cuts_gradients():
+    full = tiny_model().double()
+    truncated = tiny_model(truncation_length=3).double()
+    tensors = batch(full, [DOC])
+    ours, cut = model_log_likelihood(full, tensors), model_log_likelihood(truncated, tensors)
+    assert torch.allclose(ours, cut, atol=1e-10)  # the state carries over unchanged
+    grad_full = torch.autograd.grad(ours, full.lstm.weight_hh_l0)[0]
+    grad_cut = torch.autograd.grad(cut, truncated.lstm.weight_hh_l0)[0]
+    assert not torch.allclose(grad_full, grad_cut, atol=1e-6)  # paths longer than 3 are cut
