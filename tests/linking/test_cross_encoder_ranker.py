@@ -1,0 +1,195 @@
+"""The ``cross_encoder_ranker``: train/save/load, chunked scoring, padding, loss by hand, and the
+human-readable ranking, on ``fixtures/linking/zeshel`` with a tiny random BERT."""
+
+import json
+import math
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+import torch
+from allennlp.common import Params
+from allennlp.common.testing import ModelTestCase
+from allennlp.data import Batch, DatasetReader, Vocabulary
+from allennlp.models import Model
+from conftest import FIXTURES, write_tiny_bert
+
+import allennlp_longent  # noqa: F401  (registers the components)
+
+ZESHEL = FIXTURES / "linking" / "zeshel"
+EXPERIMENT = FIXTURES / "linking" / "experiment.jsonnet"
+TRAIN = ZESHEL / "mentions" / "train.json"
+
+
+def _fixture_words() -> List[str]:
+    words = {"a", "b"}  # AllenNLP's tokenizer verifies special tokens with "a" and "b"
+    for path in (ZESHEL / "documents").glob("*.json"):
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            words.update(record["text"].split() + record["title"].split())
+    return sorted(words)
+
+
+@pytest.fixture(scope="module")
+def fixture_bert(tmp_path_factory) -> Path:
+    return write_tiny_bert(tmp_path_factory.mktemp("ranker_bert"), 64, _fixture_words())
+
+
+@pytest.fixture(scope="module")
+def experiment(fixture_bert):
+    """The test experiment's Params, its ext vars pointing at the tiny BERT and the fixture."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LONGENT_TEST_BERT", str(fixture_bert))
+        patch.setenv("LONGENT_TEST_ZESHEL", str(ZESHEL))
+        yield Params.from_file(str(EXPERIMENT))
+
+
+@pytest.fixture(scope="module")
+def ranker(experiment) -> tuple:
+    """(model in eval mode, tensor batch of the six fixture mentions, their instances)."""
+    params = experiment.duplicate()
+    reader = DatasetReader.from_params(params["validation_dataset_reader"])
+    instances = list(reader.read(TRAIN))
+    vocab = Vocabulary()
+    torch.manual_seed(1)
+    model = Model.from_params(vocab=vocab, params=params["model"])
+    model.eval()
+    batch = Batch(instances)
+    batch.index_instances(vocab)
+    return model, batch.as_tensor_dict(), instances
+
+
+class TestCrossEncoderRanker(ModelTestCase):
+    def test_train_save_and_load(self, experiment):  # the fixture sets the ext vars
+        # The BERT pooler (unused: the ranker pools [CLS] itself) gets no gradient.
+        self.ensure_model_can_train_save_and_load(
+            EXPERIMENT,
+            gradients_to_ignore={
+                "_embedder.token_embedder_tokens.transformer_model.pooler.dense.weight",
+                "_embedder.token_embedder_tokens.transformer_model.pooler.dense.bias",
+            },
+        )
+
+
+def test_chunked_scoring_equals_unchunked(ranker):
+    model, batch, _ = ranker
+    with torch.no_grad():
+        model.candidate_chunk_size = 1
+        one = model(**batch)["scores"]
+        model.candidate_chunk_size = 64
+        many = model(**batch)["scores"]
+        model.candidate_chunk_size = 2
+    model.get_metrics(reset=True)
+    mask = batch["pairs"]["tokens"]["mask"].any(-1)
+    assert not mask.all()  # beta mentions have 2 candidates: the batch has padding
+    assert torch.allclose(one[mask], many[mask], atol=1e-6, rtol=0)
+    assert torch.equal(one[~mask], many[~mask])
+
+
+def test_padded_candidates_never_win_and_get_probability_zero(ranker):
+    model, batch, instances = ranker
+    with torch.no_grad():
+        bias = model._scorer.bias.clone()
+        model._scorer.bias.fill_(1e6)  # real scores far above anything padding could get
+        output = model(**batch)
+        model._scorer.bias.copy_(bias)
+    model.get_metrics(reset=True)
+    mask = output["candidate_mask"]
+    expected = [len(i["pairs"].field_list) for i in instances]
+    assert mask.sum(-1).tolist() == expected
+    assert output["probabilities"][~mask].eq(0).all()
+    assert output["scores"][~mask].eq(torch.finfo(torch.float32).min).all()
+    assert torch.allclose(output["probabilities"].sum(-1), torch.ones(len(instances)))
+    chosen = output["scores"].argmax(-1)
+    assert mask.gather(-1, chosen.unsqueeze(-1)).all()
+
+
+def _score_alone(model: Model, token_ids: torch.Tensor, type_ids: torch.Tensor) -> float:
+    """One pair encoded on its own, unpadded: w · [CLS] of the transformer's last layer."""
+    transformer = model._embedder._token_embedders["tokens"].transformer_model
+    hidden = transformer(input_ids=token_ids[None], token_type_ids=type_ids[None]).last_hidden_state
+    return float(model._scorer(hidden[0, 0]))
+
+
+def test_loss_is_the_hand_computed_cross_entropy(ranker):
+    model, batch, instances = ranker
+    with torch.no_grad():
+        output = model(**batch)
+        model.get_metrics(reset=True)
+        tokens = batch["pairs"]["tokens"]
+        total, golds = 0.0, 0
+        for row, instance in enumerate(instances):
+            count = len(instance["pairs"].field_list)
+            scores = []
+            for column in range(count):
+                length = int(tokens["mask"][row, column].sum())
+                scores.append(
+                    _score_alone(
+                        model,
+                        tokens["token_ids"][row, column, :length],
+                        tokens["type_ids"][row, column, :length],
+                    )
+                )
+            assert output["scores"][row, :count].tolist() == pytest.approx(scores, abs=1e-5)
+            label = int(instance["label"].tensor)
+            if label < 0:
+                continue  # a mention without its gold is not in the loss
+            log_z = math.log(sum(math.exp(s) for s in scores))
+            total += log_z - scores[label]
+            golds += 1
+    assert golds == 5  # m3's gold is not among its top-3 candidates
+    assert float(output["loss"]) == pytest.approx(total / golds, abs=1e-5)
+
+
+def test_loss_is_zero_without_any_gold(ranker):
+    model, batch, _ = ranker
+    with torch.no_grad():
+        output = model(**{**batch, "label": torch.full_like(batch["label"], -1)})
+    model.get_metrics(reset=True)
+    assert float(output["loss"]) == 0.0
+
+
+def test_forward_updates_the_zeshel_metrics(ranker):
+    model, batch, _ = ranker
+    with torch.no_grad():
+        model(**batch)
+    metrics = model.get_metrics(reset=True)
+    assert metrics["mentions"] == 6.0
+    # long_threshold 60 in the experiment: only m3 (A3 30 + A4 60 pieces) is long.
+    assert metrics["mentions_long"] == 1.0 and metrics["mentions_short"] == 5.0
+    assert metrics["recall_at_64"] == pytest.approx(5 / 6)
+    assert model.get_metrics()["mentions"] == 0.0
+
+
+def test_make_output_human_readable_ranks_best_first(ranker):
+    model, _, _ = ranker
+    minimum = torch.finfo(torch.float32).min
+    scores = torch.tensor([[0.5, 2.0, -1.0], [3.0, 1.0, minimum]])
+    mask = torch.tensor([[True, True, True], [True, True, False]])
+    probabilities = torch.tensor([[0.2, 0.7, 0.1], [0.9, 0.1, 0.0]])
+    metadata: List[Dict] = [
+        {"candidate_ids": ["x", "y", "z"], "candidate_titles": ["X", "Y", "Z"]},
+        {"candidate_ids": ["p", "q"], "candidate_titles": ["P", "Q"]},
+    ]
+    readable = model.make_output_human_readable(
+        {
+            "scores": scores,
+            "probabilities": probabilities,
+            "candidate_mask": mask,
+            "metadata": metadata,
+        }
+    )
+    assert readable["predicted_document_id"] == ["y", "p"]
+    first, second = readable["ranked"]
+    assert [c["document_id"] for c in first] == ["y", "x", "z"]
+    assert [c["title"] for c in first] == ["Y", "X", "Z"]
+    assert [c["score"] for c in first] == [2.0, 0.5, -1.0]
+    assert [c["probability"] for c in first] == pytest.approx([0.7, 0.2, 0.1])
+    assert [c["document_id"] for c in second] == ["p", "q"]  # the padding is not listed
+
+
+def test_candidate_chunk_size_must_be_positive(experiment):
+    params = experiment["model"].as_dict()
+    params["candidate_chunk_size"] = 0
+    with pytest.raises(ValueError, match="candidate_chunk_size must be positive"):
+        Model.from_params(vocab=Vocabulary(), params=Params(params))
