@@ -1,0 +1,98 @@
+"""Relation models train, save and load on the smoke configs; `allennlp train` and
+`allennlp predict` run end to end on Re-DocRED documents."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from allennlp.common.testing import ModelTestCase
+from conftest import shared_data
+from luke_relation_helpers import tiny_luke_fixture  # noqa: F401
+
+import allennlp_longent  # noqa: F401  (registers the readers and models)
+
+CONFIGS = Path(__file__).resolve().parents[2] / "training_configs" / "relations"
+SMALL_DOCRED = (
+    '{"dataset_reader.max_records": 4, "validation_dataset_reader.max_records": 2,'
+    ' "trainer.num_epochs": 1}'
+)
+# TACRED uses entity tokens only, so the last layer's word queries get no gradient.
+LAST_LAYER_WORD_QUERIES = {
+    f"embedder.encoder.luke.encoder.layer.1.attention.self.{name}.{kind}"
+    for name in ("query", "w2e_query")
+    for kind in ("weight", "bias")
+}
+
+
+@pytest.fixture(autouse=True)
+def shared_data_env(tiny_luke, monkeypatch):
+    monkeypatch.setenv("LONGENT_DATA", str(shared_data()))
+
+
+class TestRelationModels(ModelTestCase):
+    def test_tacred_smoke_config_trains_saves_and_loads(self):
+        config = CONFIGS / "tacred_smoke.jsonnet"
+        self.set_up_model(config, shared_data("formats", "tacred_sample.json"))
+        self.ensure_model_can_train_save_and_load(
+            config,
+            overrides='{"trainer.num_epochs": 1}',
+            gradients_to_ignore=LAST_LAYER_WORD_QUERIES,
+        )
+        self.ensure_batch_predictions_are_consistent()
+
+    def test_docred_smoke_config_trains_saves_and_loads(self):
+        config = CONFIGS / "docred_smoke.jsonnet"
+        self.set_up_model(config, shared_data("re-docred", "dev_revised.json"))
+        self.ensure_model_can_train_save_and_load(config, overrides=SMALL_DOCRED)
+        self.ensure_batch_predictions_are_consistent(keys_to_ignore=("metadata",))
+
+
+def run(*args: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "allennlp", *args, "--include-package", "allennlp_longent"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_allennlp_train_and_predict_docred_smoke(tmp_path):
+    run(
+        "train",
+        str(CONFIGS / "docred_smoke.jsonnet"),
+        "-s",
+        str(tmp_path / "run"),
+        "-o",
+        SMALL_DOCRED,
+    )
+    metrics = json.loads((tmp_path / "run" / "metrics.json").read_text())
+    for key in ("f1", "ign_f1", "precision", "recall", "loss"):
+        assert 0.0 <= metrics[f"validation_{key}"] and (
+            key == "loss" or metrics[f"validation_{key}"] <= 1
+        )
+    documents = json.loads(shared_data("re-docred", "dev_revised.json").read_text())[50:52]
+    inputs = tmp_path / "documents.jsonl"
+    inputs.write_text(
+        "".join(
+            json.dumps({k: d[k] for k in ("title", "sents", "vertexSet")}) + "\n" for d in documents
+        )
+    )
+    run(
+        "predict",
+        str(tmp_path / "run" / "model.tar.gz"),
+        str(inputs),
+        "--predictor",
+        "relation_extraction",
+        "--output-file",
+        str(tmp_path / "out.jsonl"),
+        "--silent",
+    )
+    outputs = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [o["title"] for o in outputs] == [d["title"] for d in documents]
+    for output, document in zip(outputs, documents):
+        for relation in output["relations"]:
+            assert relation["h_idx"] != relation["t_idx"]
+            assert relation["t_idx"] < len(document["vertexSet"]) and relation["score"] > 0
