@@ -12,7 +12,9 @@ kernel's peak-RSS counter (``echo 5 > /proc/self/clear_refs``), reads ``VmRSS`` 
 runs one forward pass and reads the peak ``VmHWM``; the figure reported is ``VmHWM - VmRSS``, the
 extra resident memory the pass needed at its peak (activations, scores, workspace). It counts every
 allocation, torch's included (tracemalloc would not). Linux only. Time: the median of ``--repeats``
-further passes after that first (warm-up) pass, with ``--threads`` torch threads.
+further passes after that first (warm-up) pass, with ``--threads`` torch threads, as wall-clock
+seconds and as CPU seconds of the process (all threads; less sensitive to other load on a shared
+machine, which inflates wall time).
 
 Usage: ``python scripts/benchmark_long_luke.py [--threads 2] [--repeats 2] [--backward]``
 """
@@ -99,12 +101,14 @@ def worker(args) -> None:
         baseline = status_kib("VmRSS")
         forward()
         peak = status_kib("VmHWM") - baseline
-        times = []
+        wall, cpu = [], []
         for _ in range(args.repeats):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             forward()
-            times.append(time.perf_counter() - start)
-    print(json.dumps({"peak_mib": peak / 1024, "seconds": statistics.median(times)}))
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+    print(json.dumps({"peak_mib": peak / 1024, "seconds": statistics.median(wall),
+                      "cpu_seconds": statistics.median(cpu)}))
 
 
 def measure(args, kind: str, length: int) -> dict:
@@ -144,27 +148,30 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         args.checkpoint = Path(directory)
         write_checkpoint(args.checkpoint, args.hidden, args.layers)
-        print(f"\n{'words':>6} {'dense MiB':>10} {'long MiB':>9} {'mem ratio':>9} "
-              f"{'dense s':>8} {'long s':>7} {'speed-up':>8}", flush=True)
+        print(f"\n{'words':>6} {'dense MiB':>10} {'long MiB':>9} {'ratio':>6} "
+              f"{'dense s':>8} {'long s':>7} {'ratio':>6} {'dense cpu':>9} {'long cpu':>8} "
+              f"{'ratio':>6}", flush=True)
         long_results = {}
         for length in args.dense_lengths:
             dense = measure(args, "dense", length)
-            long_results[length] = measure(args, "long", length)
-            ours = long_results[length]
+            ours = long_results[length] = measure(args, "long", length)
             print(f"{length:>6} {dense['peak_mib']:>10.1f} {ours['peak_mib']:>9.1f} "
-                  f"{dense['peak_mib'] / ours['peak_mib']:>8.1f}x {dense['seconds']:>8.3f} "
-                  f"{ours['seconds']:>7.3f} {dense['seconds'] / ours['seconds']:>7.1f}x",
-                  flush=True)
-        print(f"\n{'words':>6} {'long MiB':>9} {'x prev':>7} {'long s':>7} {'x prev':>7}")
+                  f"{dense['peak_mib'] / ours['peak_mib']:>5.1f}x {dense['seconds']:>8.2f} "
+                  f"{ours['seconds']:>7.2f} {dense['seconds'] / ours['seconds']:>5.1f}x "
+                  f"{dense['cpu_seconds']:>9.2f} {ours['cpu_seconds']:>8.2f} "
+                  f"{dense['cpu_seconds'] / ours['cpu_seconds']:>5.1f}x", flush=True)
+        print(f"\n{'words':>6} {'long MiB':>9} {'x prev':>7} {'long s':>7} {'long cpu':>8} "
+              f"{'x prev':>7}", flush=True)
         previous = None
         for length in args.long_lengths:
             ours = long_results.get(length) or measure(args, "long", length)
-            memory = "" if previous is None else f"{ours['peak_mib'] / previous['peak_mib']:.2f}x"
-            speed = "" if previous is None else f"{ours['seconds'] / previous['seconds']:.2f}x"
-            print(f"{length:>6} {ours['peak_mib']:>9.1f} {memory:>7} {ours['seconds']:>7.3f} "
-                  f"{speed:>7}", flush=True)
+            memory, cpu = "", ""
+            if previous is not None:
+                memory = f"{ours['peak_mib'] / previous['peak_mib']:.2f}x"
+                cpu = f"{ours['cpu_seconds'] / previous['cpu_seconds']:.2f}x"
+            print(f"{length:>6} {ours['peak_mib']:>9.1f} {memory:>7} {ours['seconds']:>7.2f} "
+                  f"{ours['cpu_seconds']:>8.2f} {cpu:>7}", flush=True)
             previous = ours
-
 
 if __name__ == "__main__":
     main()
