@@ -42,7 +42,7 @@ def test_loose_micro_and_strict_accuracy_by_hand():
 class TestLukeEntityTyping(ModelTestCase):
     @pytest.fixture(autouse=True)
     def _env(self, tiny_luke, monkeypatch):
-        monkeypatch.setenv("LONGENT_DATA", str(shared_data()))
+        monkeypatch.setenv("LONGENT_SHARED_DATA", str(shared_data()))
 
     def test_figer_smoke_config_trains_saves_and_loads(self):
         config = CONFIGS / "figer_smoke.jsonnet"

@@ -28,7 +28,7 @@ LAST_LAYER_WORD_QUERIES = {
 
 @pytest.fixture(autouse=True)
 def shared_data_env(tiny_luke, monkeypatch):
-    monkeypatch.setenv("LONGENT_DATA", str(shared_data()))
+    monkeypatch.setenv("LONGENT_SHARED_DATA", str(shared_data()))
 
 
 class TestRelationModels(ModelTestCase):

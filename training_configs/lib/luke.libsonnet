@@ -1,7 +1,8 @@
 // LUKE / Long-LUKE entity typing and relation extraction (Yamada et al. 2020; Malaquias 2023).
 // Each `*(...)` returns a whole experiment; experiments override only what they change.
-// Paths come from the caller (experiments read them with std.extVar: LONGENT_LUKE = a LUKE
-// checkpoint dir, e.g. one written by scripts/make_tiny_luke.py; LONGENT_DATA = the shared data).
+// Paths come from the caller; experiments read them with std.extVar: LONGENT_LUKE = a LUKE
+// checkpoint dir (e.g. one written by scripts/make_tiny_luke.py), LONGENT_SHARED_DATA = the
+// shared data (default ../shared/data from allennlp_longent.config_defaults).
 local reader(type, model, max_length, extra) = {
   type: type,
   transformer_model_name: model,
