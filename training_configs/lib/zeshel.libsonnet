@@ -53,6 +53,8 @@ local reader(model, max_length, top_k, missing_gold) = {
             max_length: max_length,
             position_init: { type: position_init },
             gradient_checkpointing: gradient_checkpointing,
+            // The ranker pools [CLS] itself: an unused BERT pooler breaks distributed (DDP) runs.
+            transformer_kwargs: { add_pooling_layer: false },
           },
         },
       },
