@@ -26,6 +26,8 @@ def config_defaults() -> Dict[str, str]:
         "LONGENT_MINILM": packaged_minilm(),
         "LONGENT_ZESHEL": "../shared/data/zeshel_tiny",
         "LONGENT_SHARED_DATA": "../shared/data",
+        "LONGENT_DEMO_MODEL": "runs/main_job/minilm-1024",
+        "LONGENT_DEMO_CANDIDATES": "runs/main_job/candidates",
     }
 
 

@@ -6,7 +6,7 @@ local tokenizer(model, max_length) = {
   max_length: max_length,
 };
 
-local reader(model, max_length, top_k, missing_gold) = {
+local reader(model, max_length, top_k, missing_gold, candidates_dir) = {
   type: 'zeshel',
   tokenizer: tokenizer(model, max_length),
   token_indexers: {
@@ -15,6 +15,7 @@ local reader(model, max_length, top_k, missing_gold) = {
   max_length: max_length,
   top_k: top_k,
   missing_gold: missing_gold,
+  [if candidates_dir != null then 'candidates_dir']: candidates_dir,
 };
 
 {
@@ -36,9 +37,10 @@ local reader(model, max_length, top_k, missing_gold) = {
     candidate_chunk_size=16,
     gradient_checkpointing=true,
     missing_gold='insert',
+    candidates_dir=null,
   ):: {
-    dataset_reader: reader(model, max_length, top_k, missing_gold),
-    validation_dataset_reader: reader(model, max_length, top_k, 'keep'),
+    dataset_reader: reader(model, max_length, top_k, missing_gold, candidates_dir),
+    validation_dataset_reader: reader(model, max_length, top_k, 'keep', candidates_dir),
     train_data_path: data_dir + '/mentions/' + train_split + '.json',
     validation_data_path: data_dir + '/mentions/' + validation_split + '.json',
     test_data_path: data_dir + '/mentions/' + test_split + '.json',

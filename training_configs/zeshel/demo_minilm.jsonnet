@@ -1,0 +1,21 @@
+// The README's main job: MiniLM already extended to 1024 positions (E_repeat) by
+// `longent extend-positions`, trained on the bundled demo worlds in fixtures/zeshel_demo with
+// BM25 candidates written by `longent bm25-candidates`. Train worlds: harbor_cities,
+// clockwork_guild; validation: sky_monastery; test: desert_caravans (zero-shot: unseen worlds).
+local zeshel = import '../lib/zeshel.libsonnet';
+
+zeshel.linker(
+  std.extVar('LONGENT_DEMO_MODEL'),
+  'fixtures/zeshel_demo',
+  max_length=1024,
+  top_k=4,
+  epochs=3,
+  lr=4e-5,
+  batch_size=4,
+  gradient_accumulation=1,
+  candidate_chunk_size=24,
+  gradient_checkpointing=false,
+  candidates_dir=std.extVar('LONGENT_DEMO_CANDIDATES'),
+) + {
+  trainer+: { learning_rate_scheduler+: { warmup_steps: 2 } },
+}
