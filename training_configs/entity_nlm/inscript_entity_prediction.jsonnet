@@ -1,6 +1,6 @@
 // InScript entity prediction (paper §5.3) on $LONGENT_SHARED_DATA/inscript/{train,val}
-// (default ../shared/data, set by allennlp_longent.config_defaults). Sized to train in about
-// 15 minutes on two CPU cores.
+// (default ../shared/data, set by allennlp_longent.config_defaults). 8 epochs took 16 minutes
+// on two CPU cores shared with other jobs (about 70 s an epoch when the cores are free).
 local lib = import '../lib/entity_nlm.libsonnet';
 local data = std.extVar('LONGENT_SHARED_DATA') + '/inscript';
 
