@@ -13,14 +13,15 @@ runs one forward pass and reads the peak ``VmHWM``; the figure reported is ``VmH
 extra resident memory the pass needed at its peak (activations, scores, workspace). It counts every
 allocation, torch's included (tracemalloc would not). Linux only. Time: the median of ``--repeats``
 further passes after that first (warm-up) pass, with ``--threads`` torch threads, as wall-clock
-seconds and as CPU seconds of the process (all threads; less sensitive to other load on a shared
-machine, which inflates wall time).
+seconds and as CPU seconds of the process (all threads, OpenMP waiting passively; less sensitive
+than wall time to other load on a shared machine; with ``--threads 1`` it is the compute time).
 
 Usage: ``python scripts/benchmark_long_luke.py [--threads 2] [--repeats 2] [--backward]``
 """
 
 import argparse
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -118,7 +119,9 @@ def measure(args, kind: str, length: int) -> dict:
         "--entities", str(args.entities), "--threads", str(args.threads),
         "--repeats", str(args.repeats),
     ] + (["--backward"] if args.backward else [])
-    result = subprocess.run(command, capture_output=True, text=True)
+    # Passive OpenMP waiting: spinning threads would add CPU time without doing work.
+    env = dict(os.environ, OMP_WAIT_POLICY="PASSIVE")
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
     if result.returncode:
         raise RuntimeError(f"{kind} at {length} words failed:\n{result.stderr[-2000:]}")
     return json.loads(result.stdout.strip().splitlines()[-1])

@@ -12,7 +12,10 @@ see keys inside the ``b + 2h`` keys that start ``h`` before the block, so the ke
 (a view). One batched matmul gives ``(n / b) × b × (b + 2h) = 3·n·h`` scores; a static band mask
 removes the pairs more than ``h`` apart and the word mask removes padding. The word→entity scores
 are appended to each row before the softmax, so every query row has one softmax over all the keys
-it may see (Eq. 3 of Yamada et al. with the band restriction). No ``n × n`` tensor is ever built.
+it may see (Eq. 3 of Yamada et al. with the band restriction). No ``n × n`` tensor is ever built:
+the largest tensors are the ``3·n·h + n·m`` scores per head (Longformer: ``(2h + 1)·n``),
+a 1.5× overhead bought with plain batched matmuls. Words past the last block are zero padding
+whose keys are masked and whose rows are cut off, so any ``n`` and padded batches are exact.
 """
 
 import math

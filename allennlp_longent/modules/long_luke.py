@@ -53,7 +53,7 @@ class LongLukeEncoder(nn.Module):
             banded = EntityAwareSelfAttention(
                 config.hidden_size, config.num_attention_heads, window,
                 config.attention_probs_dropout_prob,
-            ).to(dense.query.weight.dtype)
+            ).to(device=dense.query.weight.device, dtype=dense.query.weight.dtype)
             banded.load_state_dict(dense.state_dict())
             layer.attention.self = banded
         luke.pooler = None
