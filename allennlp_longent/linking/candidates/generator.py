@@ -40,7 +40,7 @@ class CandidateGenerator(Registrable):
         raise NotImplementedError
 
     def config(self) -> dict:
-        """The constructor parameters, with ``type``, from which ``load`` rebuilds this generator."""
+        """Constructor parameters plus ``type``: what ``load`` rebuilds this generator from."""
         raise NotImplementedError
 
     def save(self, directory: Union[str, Path]) -> None:
