@@ -1,7 +1,7 @@
-// CoNLL-2012 language modelling with coreference (paper §5.1). CONLL2012_DATA is a gold_conll file
+// CoNLL-2012 language modelling with coreference (paper §5.1). LONGENT_CONLL2012 is a gold_conll file
 // or a folder of them per split (train/, development/), e.g. the OntoNotes conversion.
 local lib = import '../lib/entity_nlm.libsonnet';
-local data = std.extVar('CONLL2012_DATA');
+local data = std.extVar('LONGENT_CONLL2012');
 
 lib.config(
   reader=lib.conll_reader(),

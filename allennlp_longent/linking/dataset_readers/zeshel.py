@@ -8,11 +8,11 @@ rest to the other.
 
 import logging
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 import torch
 from allennlp.data import DatasetReader, Instance, Token
-from allennlp.data.fields import ListField, MetadataField, TensorField, TextField
+from allennlp.data.fields import Field, ListField, MetadataField, TensorField, TextField
 from allennlp.data.token_indexers import PretrainedTransformerIndexer, TokenIndexer
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Tokenizer
 
@@ -48,7 +48,8 @@ class ZeshelReader(DatasetReader):
     top_k : candidates kept per mention, in the candidate file's order.
     missing_gold : a mention whose gold entity is not among its top-k candidates is kept with
         label -1 (``keep``, for honest unnormalized evaluation), skipped (``drop``), or gets the
-        gold in place of its last candidate (``insert``); the count is logged after each pass.
+        gold appended (``insert``; in place of the last candidate when there are ``top_k``); the
+        count is logged after each pass.
     """
 
     def __init__(
@@ -103,8 +104,7 @@ class ZeshelReader(DatasetReader):
             )
         self.documents_dir = documents_dir
         self.candidates_dir = candidates_dir
-        self._pieces: Dict[str, DocumentPieces] = {}
-        self._title_pieces: Dict[str, List[int]] = {}
+        self._pieces: Dict[Tuple[str, str], DocumentPieces] = {}
 
     def _single_piece(self, marker: str, name: str) -> int:
         ids = self._hf.convert_tokens_to_ids([marker])
@@ -112,11 +112,11 @@ class ZeshelReader(DatasetReader):
             raise ValueError(f"{name}={marker!r} is not a single token of the tokenizer vocabulary")
         return ids[0]
 
-    def pieces(self, key: str, words: List[str]) -> DocumentPieces:
-        """Word pieces of ``words``, computed once per ``key`` (a document id)."""
-        if key not in self._pieces:
-            self._pieces[key] = self._tokenize_words(words)
-        return self._pieces[key]
+    def pieces(self, key: str, text: str) -> DocumentPieces:
+        """Word pieces of the whitespace words of ``text``, computed once per (``key``, text)."""
+        if (key, text) not in self._pieces:
+            self._pieces[(key, text)] = self._tokenize_words(text.split())
+        return self._pieces[(key, text)]
 
     def _tokenize_words(self, words: List[str]) -> DocumentPieces:
         if not words:
@@ -131,12 +131,6 @@ class ZeshelReader(DatasetReader):
         for count in counts:
             starts.append(starts[-1] + count)
         return DocumentPieces(list(encoding["input_ids"]), starts)
-
-    def _title(self, document: Document) -> List[int]:
-        key = document["document_id"]
-        if key not in self._title_pieces:
-            self._title_pieces[key] = self._tokenize_words(document["title"].split()).ids
-        return self._title_pieces[key]
 
     # ------------------------------------------------------------------ reading
 
@@ -218,10 +212,10 @@ class ZeshelReader(DatasetReader):
             if self.missing_gold == "drop":
                 return None
             if self.missing_gold == "insert":
-                candidate_ids = candidate_ids[: self.top_k - 1] + [gold]
+                candidate_ids = candidate_ids[: min(len(candidate_ids), self.top_k - 1)] + [gold]
         try:
             return self.text_to_instance(
-                context["text"].split(),
+                context["text"],
                 int(mention["start_index"]),
                 int(mention["end_index"]),
                 [world[doc_id] for doc_id in candidate_ids],
@@ -238,7 +232,7 @@ class ZeshelReader(DatasetReader):
 
     def text_to_instance(  # type: ignore[override]
         self,
-        context_words: List[str],
+        context: Union[str, List[str]],
         mention_start: int,
         mention_end: int,
         candidates: List[Document],
@@ -248,7 +242,13 @@ class ZeshelReader(DatasetReader):
         context_key: Optional[str] = None,
         gold_document: Optional[Document] = None,
     ) -> Instance:
-        """One mention (inclusive word offsets into ``context_words``) with its candidates."""
+        """One mention with its candidates; ``context`` is whitespace-tokenized text or its words,
+        and the mention's offsets are inclusive word offsets into it.
+
+        Without ``gold_document_id`` (linking new text) the instance has no ``label``, so the
+        model computes no loss and no metric.
+        """
+        context_words = context.split() if isinstance(context, str) else list(context)
         if not 0 <= mention_start <= mention_end < len(context_words):
             raise ValueError(
                 f"mention offsets [{mention_start}, {mention_end}] out of range for a context "
@@ -257,26 +257,25 @@ class ZeshelReader(DatasetReader):
         if not candidates:
             raise ValueError("a mention needs at least one candidate")
         if context_key is None:
-            context = self._tokenize_words(context_words)
+            pieces = self._tokenize_words(context_words)
         else:
-            context = self.pieces(context_key, context_words)
+            pieces = self.pieces(context_key, " ".join(context_words))
         pairs = []
         for candidate in candidates:
-            description = self.pieces(candidate["document_id"], candidate["text"].split()).ids
-            candidate_ids = self._title(candidate) + [self._markers[2]] + description
+            description = self.pieces(candidate["document_id"], candidate["text"]).ids
+            title = self.pieces("title:" + candidate["document_id"], candidate["title"]).ids
+            candidate_ids = title + [self._markers[2]] + description
             context_ids, candidate_ids = self._split_budget(
-                context, mention_start, mention_end, candidate_ids
+                pieces, mention_start, mention_end, candidate_ids
             )
             pairs.append(TextField(self._pair_tokens(context_ids, candidate_ids)))
         ids = [candidate["document_id"] for candidate in candidates]
         label = ids.index(gold_document_id) if gold_document_id in ids else -1
         if gold_document is None and gold_document_id in ids:
             gold_document = candidates[label]
-        dlength = len(context.ids)
+        dlength = len(pieces.ids)
         if gold_document is not None:
-            dlength += len(
-                self.pieces(gold_document["document_id"], gold_document["text"].split()).ids
-            )
+            dlength += len(self.pieces(gold_document["document_id"], gold_document["text"]).ids)
         metadata = {
             "mention_id": mention_id,
             "world": world,
@@ -286,13 +285,10 @@ class ZeshelReader(DatasetReader):
             "gold_document_id": gold_document_id,
             "dlength": dlength if gold_document is not None else None,
         }
-        return Instance(
-            {
-                "pairs": ListField(pairs),
-                "label": TensorField(torch.tensor(label, dtype=torch.long)),
-                "metadata": MetadataField(metadata),
-            }
-        )
+        fields: Dict[str, Field] = {"pairs": ListField(pairs), "metadata": MetadataField(metadata)}
+        if gold_document_id is not None:
+            fields["label"] = TensorField(torch.tensor(label, dtype=torch.long))
+        return Instance(fields)
 
     def _split_budget(
         self, context: DocumentPieces, start: int, end: int, candidate: List[int]
@@ -328,10 +324,21 @@ class ZeshelReader(DatasetReader):
         )
 
     def _pair_tokens(self, first: List[int], second: List[int]) -> List[Token]:
-        pieces = self._hf.convert_ids_to_tokens(first + second)
-        first_tokens = [Token(text, text_id=i) for text, i in zip(pieces, first)]
-        second_tokens = [Token(text, text_id=i) for text, i in zip(pieces[len(first) :], second)]
-        return self._tokenizer.add_special_tokens(first_tokens, second_tokens)
+        """``start first mid second end`` with the tokenizer's special tokens and type ids."""
+        tokenizer = self._tokenizer
+        texts = self._hf.convert_ids_to_tokens(first + second)
+        first_type = tokenizer.sequence_pair_first_token_type_id
+        second_type = tokenizer.sequence_pair_second_token_type_id
+        return (
+            tokenizer.sequence_pair_start_tokens
+            + [Token(text, text_id=i, type_id=first_type) for text, i in zip(texts, first)]
+            + tokenizer.sequence_pair_mid_tokens
+            + [
+                Token(text, text_id=i, type_id=second_type)
+                for text, i in zip(texts[len(first) :], second)
+            ]
+            + tokenizer.sequence_pair_end_tokens
+        )
 
     def apply_token_indexers(self, instance: Instance) -> None:
         for pair in instance["pairs"].field_list:
