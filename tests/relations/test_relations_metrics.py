@@ -57,10 +57,14 @@ def test_docred_f1_and_ign_f1_by_hand(tmp_path):
 def test_adaptive_threshold_loss_by_hand():
     logits = torch.tensor([[0.0, 1.0, -1.0], [0.5, 0.2, 0.1]])  # TH first
     labels = torch.tensor([[1.0, 0.0], [0.0, 0.0]])
-    positive_pair = -math.log(math.e / (1 + math.e)) - math.log(1 / (1 + math.exp(-1)))
-    negative_pair = -math.log(math.exp(0.5) / (math.exp(0.5) + math.exp(0.2) + math.exp(0.1)))
+    # L1 over the one positive pair: r1 against TH; L2 over both pairs: TH against negatives.
+    above = -math.log(math.e / (1 + math.e))
+    below_first = -math.log(1 / (1 + math.exp(-1)))
+    below_second = -math.log(math.exp(0.5) / (math.exp(0.5) + math.exp(0.2) + math.exp(0.1)))
     loss = adaptive_threshold_loss(logits, labels)
-    assert loss.item() == pytest.approx((positive_pair + negative_pair) / 2, rel=1e-6)
+    assert loss.item() == pytest.approx(above / 1 + (below_first + below_second) / 2, rel=1e-6)
+    no_positive = adaptive_threshold_loss(logits[1:], labels[1:])
+    assert no_positive.item() == pytest.approx(below_second, rel=1e-6)
 
 
 def test_feature_extractors_by_hand():

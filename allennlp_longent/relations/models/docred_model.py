@@ -7,9 +7,12 @@ a threshold class TH at index 0 ("no relation").
 
 Class imbalance: ~97% of the pairs have no relation, so plain BCE learns to predict N/A only.
 We use ATLOP's adaptive-thresholding loss (Zhou et al. 2021, §2.2, Eq. 5-6): each pair must rank
-its positive relations above TH and TH above all its negatives. The loss is computed per pair, so
-negatives cannot swamp the positives through a global threshold, and inference needs no tuned
-threshold: relation r is predicted for a pair iff logit_r > logit_TH (at most ``top_k`` of them).
+its positive relations above TH (L1) and TH above all its negatives (L2), so inference needs no
+tuned global threshold: relation r is predicted for a pair iff logit_r > logit_TH (at most
+``top_k`` of them). One deliberate change: L1 is averaged over the pairs that have a relation and
+L2 over all pairs, instead of both over all pairs. With the plain pair mean the N/A pairs dilute
+L1 ~30-fold and a small model still collapses to N/A (0 F1 after 60 epochs on 4 Re-DocRED
+documents with the tiny LUKE, vs 0.38 training F1 with this normalization).
 
 ``ign_train_file`` (and ``ign_train_documents``, its first N documents) enables Ign-F1.
 """
@@ -31,16 +34,17 @@ from allennlp_longent.relations.metrics.docred_f1 import DocredF1, load_train_fa
 
 
 def adaptive_threshold_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
-    """ATLOP Eq. 5-6. ``logits`` (K, R + 1) with TH at column 0; ``labels`` (K, R) multi-hot."""
+    """ATLOP Eq. 5-6, L1 averaged over positive pairs and L2 over all pairs (see the module
+    docstring). ``logits`` (K, R + 1) with TH at column 0; ``labels`` (K, R) multi-hot."""
     positive = torch.cat([torch.zeros_like(labels[:, :1]), labels], 1).bool()
     threshold = torch.zeros_like(positive)
     threshold[:, 0] = True
     # L1: positives against TH (softmax over P_T and TH), L2: TH against negatives.
     above = logits.masked_fill(~(positive | threshold), float("-inf")).log_softmax(-1)
     below = logits.masked_fill(positive, float("-inf")).log_softmax(-1)
-    loss_positive = -(above.masked_fill(~positive, 0.0)).sum(-1)
-    loss_threshold = -below[:, 0]
-    return (loss_positive + loss_threshold).mean()
+    loss_positive = -(above.masked_fill(~positive, 0.0)).sum()
+    positive_pairs = positive.any(-1).sum().clamp(min=1)
+    return loss_positive / positive_pairs - below[:, 0].mean()
 
 
 @Model.register("luke_docred")
