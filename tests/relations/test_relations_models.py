@@ -7,7 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from allennlp.commands.train import train_model_from_file
 from allennlp.common.testing import ModelTestCase
+from allennlp.models.archival import load_archive
+from allennlp.predictors import Predictor
 from conftest import shared_data
 from luke_relation_helpers import tiny_luke_fixture  # noqa: F401
 
@@ -96,3 +99,17 @@ def test_allennlp_train_and_predict_docred_smoke(tmp_path):
         for relation in output["relations"]:
             assert relation["h_idx"] != relation["t_idx"]
             assert relation["t_idx"] < len(document["vertexSet"]) and relation["score"] > 0
+
+
+def test_relation_extraction_predictor_on_tacred(tmp_path):
+    train_model_from_file(str(CONFIGS / "tacred_smoke.jsonnet"), str(tmp_path / "run"))
+    predictor = Predictor.from_archive(
+        load_archive(tmp_path / "run" / "model.tar.gz"), "relation_extraction"
+    )
+    record = json.loads(shared_data("formats", "tacred_sample.json").read_text())[2]
+    record.pop("relation")
+    output = predictor.predict_json(record)
+    labels = {"per:title", "no_relation", "per:city_of_death"}
+    assert set(output["probabilities"]) == labels
+    assert output["relation"] == max(output["probabilities"], key=output["probabilities"].get)
+    assert sum(output["probabilities"].values()) == pytest.approx(1.0, abs=1e-4)
