@@ -61,10 +61,10 @@ class TruncationStats:
     dropped_entities: int = 0
 
     def log(self, path: str, max_length: int) -> None:
-        if self.truncated_texts:
+        if self.truncated_texts or self.dropped_mentions:
             logger.warning(
-                "%s: truncated %d of %d texts at %d word pieces; dropped %d mentions and %d "
-                "entities past the cut",
+                "%s: truncated %d of %d texts at %d word pieces; dropped %d mentions (past the "
+                "cut or without word pieces) and %d entities past the cut",
                 path, self.truncated_texts, self.texts, max_length, self.dropped_mentions,
                 self.dropped_entities,
             )
