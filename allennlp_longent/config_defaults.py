@@ -26,6 +26,12 @@ def config_defaults() -> Dict[str, str]:
         "LONGENT_MINILM": packaged_minilm(),
         "LONGENT_ZESHEL": "../shared/data/zeshel_tiny",
         "LONGENT_SHARED_DATA": "../shared/data",
+        "LONGENT_LUKE": "runs/tiny_luke",
+        "LONGENT_REDOCRED": "data/re-docred",
+        "LONGENT_TACRED": "data/tacred",
+        "LONGENT_OPEN_ENTITY": "data/open_entity",
+        "LONGENT_FIGER": "data/figer",
+        "LONGENT_CONLL2012": "data/conll-2012",
         "LONGENT_DEMO_MODEL": "runs/main_job/minilm-1024",
         "LONGENT_DEMO_CANDIDATES": "runs/main_job/candidates",
     }
