@@ -22,13 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="longent", description=__doc__.splitlines()[0])
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name != name:
-                raise
-            continue  # a command module that is not written yet
-        module.register(subparsers)
+        importlib.import_module(name).register(subparsers)
     return parser
 
 
