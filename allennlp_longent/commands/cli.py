@@ -19,7 +19,11 @@ COMMAND_MODULES = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="longent", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="longent",
+        description="allennlp-longent tools: position extension, BM25 candidates, knowledge "
+        "bases and linking text.",
+    )
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
