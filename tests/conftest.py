@@ -68,3 +68,20 @@ def _default_words() -> list[str]:
 @pytest.fixture(scope="session")
 def tiny_bert_dir(tmp_path_factory) -> Path:
     return write_tiny_bert(tmp_path_factory.mktemp("tiny_bert"))
+
+
+@pytest.fixture(scope="session", name="tiny_luke")
+def tiny_luke_fixture(tmp_path_factory):
+    """A tiny random LUKE written by ``scripts/make_tiny_luke.py``; its path is also exported as
+    ``LONGENT_LUKE`` while the session lasts, so the smoke configs read it."""
+    import runpy
+
+    script = runpy.run_path(str(REPO_ROOT / "scripts" / "make_tiny_luke.py"))
+    path = str(script["write_tiny_luke"](tmp_path_factory.mktemp("tiny_luke")))
+    previous = os.environ.get("LONGENT_LUKE")
+    os.environ["LONGENT_LUKE"] = path
+    yield path
+    if previous is None:
+        os.environ.pop("LONGENT_LUKE")
+    else:
+        os.environ["LONGENT_LUKE"] = previous

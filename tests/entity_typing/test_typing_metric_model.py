@@ -6,7 +6,6 @@ import pytest
 import torch
 from allennlp.common.testing import ModelTestCase
 from conftest import shared_data
-from luke_typing_helpers import tiny_luke_fixture  # noqa: F401
 
 from allennlp_longent.entity_typing.metrics import EntityTypingMetric
 

@@ -5,7 +5,6 @@ from pathlib import Path
 from allennlp.commands.train import train_model_from_file
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
-from luke_typing_helpers import tiny_luke_fixture  # noqa: F401
 
 import allennlp_longent  # noqa: F401  (registers the readers, models and predictors)
 

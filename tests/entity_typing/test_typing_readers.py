@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from conftest import shared_data
-from luke_typing_helpers import tiny_luke_fixture  # noqa: F401
 from transformers import AutoTokenizer
 
 from allennlp_longent.entity_typing.dataset_readers import (

@@ -12,7 +12,6 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 from conftest import shared_data
-from luke_relation_helpers import tiny_luke_fixture  # noqa: F401
 
 import allennlp_longent  # noqa: F401  (registers the readers and models)
 

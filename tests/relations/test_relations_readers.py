@@ -5,7 +5,6 @@ import logging
 
 import pytest
 from conftest import shared_data
-from luke_relation_helpers import tiny_luke_fixture  # noqa: F401
 from transformers import AutoTokenizer
 
 from allennlp_longent.relations.dataset_readers import DocredReader, TacredReader

@@ -9,13 +9,17 @@ zeshel.linker(
   'fixtures/zeshel_demo',
   max_length=1024,
   top_k=4,
-  epochs=3,
-  lr=4e-5,
+  epochs=8,
+  lr=1e-4,
   batch_size=4,
   gradient_accumulation=1,
   candidate_chunk_size=24,
   gradient_checkpointing=false,
   candidates_dir=std.extVar('LONGENT_DEMO_CANDIDATES'),
 ) + {
+  // all-MiniLM-L6-v2 was trained as a sentence encoder through mean pooling, so the pair vector
+  // is the mean over word pieces here rather than the [CLS] vector.
+  model+: { pooler: { type: 'bag_of_embeddings', embedding_dim: 384, averaged: true } },
+  validation_data_loader+: { batch_size: 8 },
   trainer+: { learning_rate_scheduler+: { warmup_steps: 2 } },
 }
