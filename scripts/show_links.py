@@ -17,6 +17,7 @@ METRICS = (
     ("normalized_acc_macro", "normalized accuracy (macro over worlds)"),
     ("unnormalized_acc_macro", "unnormalized accuracy (macro over worlds)"),
     ("normalized_acc_micro", "normalized accuracy (micro)"),
+    ("recall_at_1", "BM25 alone (its first candidate)"),
     ("recall_at_4", "BM25 recall@4"),
     ("mentions", "mentions"),
 )

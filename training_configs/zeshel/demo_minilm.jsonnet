@@ -9,7 +9,7 @@ zeshel.linker(
   'fixtures/zeshel_demo',
   max_length=1024,
   top_k=4,
-  epochs=8,
+  epochs=4,
   lr=1e-4,
   batch_size=4,
   gradient_accumulation=1,
