@@ -212,7 +212,7 @@ class ZeshelReader(DatasetReader):
             if self.missing_gold == "drop":
                 return None
             if self.missing_gold == "insert":
-                candidate_ids = candidate_ids[: min(len(candidate_ids), self.top_k - 1)] + [gold]
+                candidate_ids = candidate_ids[: self.top_k - 1] + [gold]
         try:
             return self.text_to_instance(
                 context["text"],
