@@ -8,6 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 bin=.venv/bin
 run="${LONGENT_RUN_DIR:-runs/main_job}"
+case "$run" in /*) ;; *) run="$(pwd)/$run" ;; esac  # absolute: archives record the model path
 export LONGENT_DEMO_MODEL="$run/minilm-1024" LONGENT_DEMO_CANDIDATES="$run/candidates"
 mkdir -p "$run"
 
