@@ -9,13 +9,13 @@ and counted.
 """
 
 import logging
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 import torch
 from allennlp.data import DatasetReader, Instance
 from allennlp.data.fields import ListField, MetadataField, MultiLabelField, TensorField
 
-from allennlp_longent.modules.entity_fields import EntityRecordReader
+from allennlp_longent.relations.dataset_readers.base import RelationRecordReader
 from allennlp_longent.relations.dataset_readers.docred_format import parse_docred_document
 
 logger = logging.getLogger(__name__)
@@ -24,29 +24,22 @@ MASK_ENTITY = 1
 
 
 @DatasetReader.register("docred")
-class DocredReader(EntityRecordReader):
+class DocredReader(RelationRecordReader):
     """``relation_labels``: when given (e.g. the keys of DocRED's ``rel_info.json``), a relation
     outside it is an error naming the document."""
 
-    def __init__(self, relation_labels: Optional[List[str]] = None, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.relation_labels = set(relation_labels) if relation_labels is not None else None
-        self.skipped = 0
-
-    def _read(self, file_path: str):
-        self.skipped = 0
-        yield from super()._read(file_path)
-        if self.skipped:
-            logger.warning("%s: skipped %d documents with < 2 entities", file_path, self.skipped)
+    skip_reason = "documents with < 2 entities"
 
     def record_to_instances(self, record: Dict[str, Any], where: str) -> List[Instance]:
         document = parse_docred_document(record, where)
-        if document.triples is not None and self.relation_labels is not None:
-            for _, _, relation in sorted(document.triples):
-                if relation not in self.relation_labels:
-                    raise ValueError(f"{document.where}: unknown relation label {relation!r}")
+        if document.triples is not None:
+            self.check_relations(
+                [relation for _, _, relation in sorted(document.triples)], document.where
+            )
         encoded = self.builder.build(
-            document.words, document.entity_spans, [MASK_ENTITY] * len(document.entity_spans),
+            document.words,
+            document.entity_spans,
+            [MASK_ENTITY] * len(document.entity_spans),
             document.where,
         )
         kept = encoded.kept

@@ -7,12 +7,12 @@ limit are skipped and counted.
 """
 
 import logging
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 from allennlp.data import DatasetReader, Instance
 from allennlp.data.fields import LabelField, MetadataField
 
-from allennlp_longent.modules.entity_fields import EntityRecordReader
+from allennlp_longent.relations.dataset_readers.base import RelationRecordReader
 
 logger = logging.getLogger(__name__)
 
@@ -21,19 +21,10 @@ PTB_BRACKETS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-":
 
 
 @DatasetReader.register("tacred")
-class TacredReader(EntityRecordReader):
+class TacredReader(RelationRecordReader):
     """``relation_labels``: when given, a relation outside it is an error naming the record."""
 
-    def __init__(self, relation_labels: Optional[List[str]] = None, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.relation_labels = set(relation_labels) if relation_labels is not None else None
-        self.skipped = 0
-
-    def _read(self, file_path: str):
-        self.skipped = 0
-        yield from super()._read(file_path)
-        if self.skipped:
-            logger.warning("%s: skipped %d truncated examples", file_path, self.skipped)
+    skip_reason = "truncated examples"
 
     def record_to_instances(self, record: Dict[str, Any], where: str) -> List[Instance]:
         where = f"{where} (id {record.get('id')!r})"
@@ -46,9 +37,7 @@ class TacredReader(EntityRecordReader):
         except KeyError as error:
             raise ValueError(f"{where}: missing field {error}") from error
         relation = record.get("relation")
-        if relation is not None and self.relation_labels is not None:
-            if relation not in self.relation_labels:
-                raise ValueError(f"{where}: unknown relation label {relation!r}")
+        self.check_relations([relation], where)
         encoded = self.builder.build(words, spans, [HEAD_ENTITY, TAIL_ENTITY], where)
         if encoded.kept != [0, 1]:
             self.skipped += 1
@@ -57,7 +46,11 @@ class TacredReader(EntityRecordReader):
         if relation is not None:
             fields["label"] = LabelField(relation)
         fields["metadata"] = MetadataField(
-            {"where": where, "id": record.get("id"), "head": " ".join(words[slice(*spans[0][0])]),
-             "tail": " ".join(words[slice(*spans[1][0])])}
+            {
+                "where": where,
+                "id": record.get("id"),
+                "head": " ".join(words[slice(*spans[0][0])]),
+                "tail": " ".join(words[slice(*spans[1][0])]),
+            }
         )
         return [Instance(fields)]
