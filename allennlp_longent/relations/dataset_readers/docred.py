@@ -8,7 +8,6 @@ still count as misses in the official F1. Documents with fewer than two kept ent
 and counted.
 """
 
-import logging
 from typing import Any, Dict, List
 
 import torch
@@ -18,7 +17,6 @@ from allennlp.data.fields import ListField, MetadataField, MultiLabelField, Tens
 from allennlp_longent.relations.dataset_readers.base import RelationRecordReader
 from allennlp_longent.relations.dataset_readers.docred_format import parse_docred_document
 
-logger = logging.getLogger(__name__)
 
 MASK_ENTITY = 1
 

@@ -6,7 +6,6 @@ the object the [MASK2] entity (id 2). Instances whose subject or object falls pa
 limit are skipped and counted.
 """
 
-import logging
 from typing import Any, Dict, List
 
 from allennlp.data import DatasetReader, Instance
@@ -14,7 +13,6 @@ from allennlp.data.fields import LabelField, MetadataField
 
 from allennlp_longent.relations.dataset_readers.base import RelationRecordReader
 
-logger = logging.getLogger(__name__)
 
 HEAD_ENTITY, TAIL_ENTITY = 1, 2
 PTB_BRACKETS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
