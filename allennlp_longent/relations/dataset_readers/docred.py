@@ -17,7 +17,6 @@ from allennlp.data.fields import ListField, MetadataField, MultiLabelField, Tens
 from allennlp_longent.relations.dataset_readers.base import RelationRecordReader
 from allennlp_longent.relations.dataset_readers.docred_format import parse_docred_document
 
-
 MASK_ENTITY = 1
 
 

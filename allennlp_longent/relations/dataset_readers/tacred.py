@@ -13,7 +13,6 @@ from allennlp.data.fields import LabelField, MetadataField
 
 from allennlp_longent.relations.dataset_readers.base import RelationRecordReader
 
-
 HEAD_ENTITY, TAIL_ENTITY = 1, 2
 PTB_BRACKETS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
 
