@@ -85,3 +85,20 @@ def tiny_luke_fixture(tmp_path_factory):
         os.environ.pop("LONGENT_LUKE")
     else:
         os.environ["LONGENT_LUKE"] = previous
+
+
+def piece_starts(model: str, words):
+    """Index of each word's first word piece after [CLS], counted with the HF tokenizer."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(model)
+    starts, position = [], 1
+    for word in words:
+        starts.append(position)
+        position += len(tokenizer.tokenize(word))
+    return starts + [position]
+
+
+def positions(instance):
+    """The non-padding entity positions of an instance, one list per entity."""
+    return [[p for p in row if p >= 0] for row in instance["entity_position_ids"].tensor.tolist()]

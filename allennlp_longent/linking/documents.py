@@ -59,7 +59,7 @@ class WorldDocuments:
 
     def world(self, name: str) -> Dict[str, Document]:
         if name not in self._worlds:
-            path = self.documents_dir / f"{name}.json"
+            path = self.path(name)
             if not path.is_file():
                 raise FileNotFoundError(f"no documents for world {name!r}: {path} does not exist")
             self._worlds[name] = load_world_documents(path)

@@ -5,13 +5,16 @@
   ATLOP's smooth max over mentions (Zhou et al. 2021, §3.1, Eq. 2).
 * ``cls_token``: the [CLS] word state, the same for every entity of a text (global context).
 * ``concat``: several extractors side by side, e.g. entity token + mention pooling + [CLS].
+
+:class:`LukeEntityModel` is the base of the typing and relation models that use them.
 """
 
-from typing import List
+from typing import Dict, List, Optional
 
 import torch
 from allennlp.common import Registrable
-from allennlp.data import TextFieldTensors
+from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.models import Model
 from allennlp.modules.token_embedders import TokenEmbedder
 
 
@@ -95,22 +98,44 @@ class ConcatExtractor(EntityFeatureExtractor):
         )
 
 
-def encode_entities(
-    embedder: TokenEmbedder,
-    extractor: EntityFeatureExtractor,
-    tokens: TextFieldTensors,
-    entity_ids: torch.Tensor,
-    entity_position_ids: torch.Tensor,
-    entity_mask: torch.Tensor,
-) -> torch.Tensor:
-    """Runs the LUKE embedder (``output="both"``) and returns entity features (B, M, D)."""
-    outputs = embedder(
-        **tokens["tokens"],
-        entity_ids=entity_ids,
-        entity_position_ids=entity_position_ids,
-        entity_mask=entity_mask,
-    )
-    if not isinstance(outputs, tuple):
-        raise ValueError("the entity models need the LUKE embedder with output='both'")
-    words, entities = outputs
-    return extractor(words, entities, entity_position_ids, entity_mask)
+class LukeEntityModel(Model):
+    """What the LUKE task models share: the ``long_luke`` embedder (``output="both"``), the
+    entity-feature extractor, dropout, and a ``metric`` that subclasses set."""
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        embedder: TokenEmbedder,
+        feature_extractor: Optional[EntityFeatureExtractor] = None,
+        dropout: float = 0.1,
+        label_namespace: str = "labels",
+        **kwargs,
+    ) -> None:
+        super().__init__(vocab, **kwargs)
+        self.embedder = embedder
+        self.extractor = feature_extractor or EntityTokenExtractor()
+        self.dropout = torch.nn.Dropout(dropout)
+        self.label_namespace = label_namespace
+        self.feature_dim = self.extractor.get_output_dim(embedder.get_output_dim())
+
+    def entity_features(
+        self,
+        tokens: TextFieldTensors,
+        entity_ids: torch.Tensor,
+        entity_position_ids: torch.Tensor,
+        entity_mask: torch.Tensor,
+    ) -> torch.Tensor:
+        """Runs the embedder and returns entity features (B, M, ``feature_dim``)."""
+        outputs = self.embedder(
+            **tokens["tokens"],
+            entity_ids=entity_ids,
+            entity_position_ids=entity_position_ids,
+            entity_mask=entity_mask,
+        )
+        if not isinstance(outputs, tuple):
+            raise ValueError("the entity models need the LUKE embedder with output='both'")
+        words, entities = outputs
+        return self.extractor(words, entities, entity_position_ids, entity_mask)
+
+    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+        return self.metric.get_metric(reset)

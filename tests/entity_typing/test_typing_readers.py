@@ -5,8 +5,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from conftest import shared_data
-from transformers import AutoTokenizer
+from conftest import piece_starts, positions, shared_data
 
 from allennlp_longent.entity_typing.dataset_readers import (
     DocredEntityTypingReader,
@@ -15,20 +14,6 @@ from allennlp_longent.entity_typing.dataset_readers import (
 )
 
 FIGER = Path(__file__).resolve().parents[2] / "fixtures" / "entity_typing" / "figer_sample.json"
-
-
-def piece_starts(model: str, words):
-    """Index of each word's first word piece after [CLS], counted with the HF tokenizer."""
-    tokenizer = AutoTokenizer.from_pretrained(model)
-    starts, position = [], 1
-    for word in words:
-        starts.append(position)
-        position += len(tokenizer.tokenize(word))
-    return starts + [position]
-
-
-def positions(instance):
-    return [[p for p in row if p >= 0] for row in instance["entity_position_ids"].tensor.tolist()]
 
 
 def test_open_entity_sample(tiny_luke):

@@ -4,24 +4,9 @@ import json
 import logging
 
 import pytest
-from conftest import shared_data
-from transformers import AutoTokenizer
+from conftest import piece_starts, positions, shared_data
 
 from allennlp_longent.relations.dataset_readers import DocredReader, TacredReader
-
-
-def piece_starts(model: str, words):
-    """Index of each word's first word piece after [CLS], counted with the HF tokenizer."""
-    tokenizer = AutoTokenizer.from_pretrained(model)
-    starts, position = [], 1
-    for word in words:
-        starts.append(position)
-        position += len(tokenizer.tokenize(word))
-    return starts + [position]
-
-
-def positions(instance):
-    return [[p for p in row if p >= 0] for row in instance["entity_position_ids"].tensor.tolist()]
 
 
 def test_tacred_sample(tiny_luke):

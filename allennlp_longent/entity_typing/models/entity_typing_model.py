@@ -14,15 +14,11 @@ from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.nn import InitializerApplicator
 
 from allennlp_longent.entity_typing.metrics.typing_metric import EntityTypingMetric
-from allennlp_longent.modules.entity_features import (
-    EntityFeatureExtractor,
-    EntityTokenExtractor,
-    encode_entities,
-)
+from allennlp_longent.modules.entity_features import EntityFeatureExtractor, LukeEntityModel
 
 
 @Model.register("luke_entity_typing")
-class LukeEntityTyping(Model):
+class LukeEntityTyping(LukeEntityModel):
     def __init__(
         self,
         vocab: Vocabulary,
@@ -34,15 +30,8 @@ class LukeEntityTyping(Model):
         initializer: Optional[InitializerApplicator] = None,
         **kwargs,
     ) -> None:
-        super().__init__(vocab, **kwargs)
-        self.embedder = embedder
-        self.extractor = feature_extractor or EntityTokenExtractor()
-        self.dropout = torch.nn.Dropout(dropout)
-        self.label_namespace = label_namespace
-        num_labels = vocab.get_vocab_size(label_namespace)
-        self.classifier = torch.nn.Linear(
-            self.extractor.get_output_dim(embedder.get_output_dim()), num_labels
-        )
+        super().__init__(vocab, embedder, feature_extractor, dropout, label_namespace, **kwargs)
+        self.classifier = torch.nn.Linear(self.feature_dim, vocab.get_vocab_size(label_namespace))
         self.threshold = threshold
         self.metric = EntityTypingMetric()
         if initializer is not None:
@@ -57,9 +46,7 @@ class LukeEntityTyping(Model):
         labels: Optional[torch.Tensor] = None,
         metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, torch.Tensor]:
-        features = encode_entities(
-            self.embedder, self.extractor, tokens, entity_ids, entity_position_ids, entity_mask
-        )
+        features = self.entity_features(tokens, entity_ids, entity_position_ids, entity_mask)
         logits = self.classifier(self.dropout(features))
         probabilities = torch.sigmoid(logits)
         output = {"logits": logits, "probabilities": probabilities, "entity_mask": entity_mask}
@@ -73,9 +60,6 @@ class LukeEntityTyping(Model):
             output["loss"] = loss
             self.metric(probabilities > self.threshold, labels, mask)
         return output
-
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
-        return self.metric.get_metric(reset)
 
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
         """Adds ``entities``: per kept entity its predicted ``labels`` and all ``probabilities``."""

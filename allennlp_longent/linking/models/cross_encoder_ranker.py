@@ -90,18 +90,21 @@ class CrossEncoderRanker(Model):
     ) -> torch.Tensor:
         """Scores of the real candidates, encoded chunk by chunk; padding gets the lowest score."""
         flat_real = candidate_mask.flatten().nonzero().squeeze(-1)
-        lengths = mask.flatten(0, 1).sum(-1)
+        flat_mask = mask.flatten(0, 1)
+        flat_pairs = {
+            indexer: {key: tensor.flatten(0, 1) for key, tensor in tensors.items()}
+            for indexer, tensors in pairs.items()
+        }
+        lengths = flat_mask.sum(-1)
         flat_scores = []
         for chunk in flat_real.split(self.candidate_chunk_size):
             width = int(lengths[chunk].max())
             chunk_pairs = {
-                indexer: {
-                    key: tensor.flatten(0, 1)[chunk][:, :width] for key, tensor in tensors.items()
-                }
-                for indexer, tensors in pairs.items()
+                indexer: {key: tensor[chunk][:, :width] for key, tensor in tensors.items()}
+                for indexer, tensors in flat_pairs.items()
             }
             embedded = self._embedder(chunk_pairs)
-            pooled = self._pooler(embedded, mask.flatten(0, 1)[chunk][:, :width])
+            pooled = self._pooler(embedded, flat_mask[chunk][:, :width])
             flat_scores.append(self._scorer(self._dropout(pooled)).squeeze(-1))
         scores = candidate_mask.new_full(
             candidate_mask.shape, torch.finfo(torch.float32).min, dtype=torch.float32

@@ -25,11 +25,7 @@ from allennlp.models import Model
 from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.nn import InitializerApplicator
 
-from allennlp_longent.modules.entity_features import (
-    EntityFeatureExtractor,
-    EntityTokenExtractor,
-    encode_entities,
-)
+from allennlp_longent.modules.entity_features import EntityFeatureExtractor, LukeEntityModel
 from allennlp_longent.relations.metrics.docred_f1 import DocredF1, load_train_facts
 
 
@@ -48,7 +44,7 @@ def adaptive_threshold_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch
 
 
 @Model.register("luke_docred")
-class LukeDocred(Model):
+class LukeDocred(LukeEntityModel):
     def __init__(
         self,
         vocab: Vocabulary,
@@ -63,14 +59,9 @@ class LukeDocred(Model):
         initializer: Optional[InitializerApplicator] = None,
         **kwargs,
     ) -> None:
-        super().__init__(vocab, **kwargs)
-        self.embedder = embedder
-        self.extractor = feature_extractor or EntityTokenExtractor()
-        feature_dim = self.extractor.get_output_dim(embedder.get_output_dim())
-        self.head = torch.nn.Linear(feature_dim, projection_dim)
-        self.tail = torch.nn.Linear(feature_dim, projection_dim)
-        self.dropout = torch.nn.Dropout(dropout)
-        self.label_namespace = label_namespace
+        super().__init__(vocab, embedder, feature_extractor, dropout, label_namespace, **kwargs)
+        self.head = torch.nn.Linear(self.feature_dim, projection_dim)
+        self.tail = torch.nn.Linear(self.feature_dim, projection_dim)
         self.num_relations = vocab.get_vocab_size(label_namespace)
         self.classifier = torch.nn.Linear(3 * projection_dim, self.num_relations + 1)
         self.top_k = top_k
@@ -89,9 +80,7 @@ class LukeDocred(Model):
         pair_labels: Optional[torch.Tensor] = None,
         metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, Any]:
-        features = encode_entities(
-            self.embedder, self.extractor, tokens, entity_ids, entity_position_ids, entity_mask
-        )
+        features = self.entity_features(tokens, entity_ids, entity_position_ids, entity_mask)
         pair_mask = pair_indices[..., 0] >= 0
         index = pair_indices.clamp(min=0)
         rows = torch.arange(features.size(0), device=features.device).unsqueeze(1)
@@ -135,9 +124,6 @@ class LukeDocred(Model):
             documents[row].append((kept[head], kept[tail], labels[relation], pair))
         return documents
 
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
-        return self.metric.get_metric(reset)
-
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
         """Adds ``prediction``: ``{"title", "relations": [{"title", "h_idx", "t_idx", "r",
         "score"}]}``, the official DocRED submission layout plus the margin over TH."""
@@ -150,12 +136,16 @@ class LukeDocred(Model):
                 column = self.vocab.get_token_index(relation, self.label_namespace) + 1
                 margin = (logits[pair, column] - logits[pair, 0]).item()
                 relations.append(
-                    {"title": title, "h_idx": head, "t_idx": tail, "r": relation,
-                     "score": round(margin, 6)}
+                    {
+                        "title": title,
+                        "h_idx": head,
+                        "t_idx": tail,
+                        "r": relation,
+                        "score": round(margin, 6),
+                    }
                 )
             predictions.append({"title": title, "relations": relations})
         output_dict["prediction"] = predictions
         return output_dict
 
     default_predictor = "relation_extraction"
-

@@ -13,16 +13,12 @@ from allennlp.models import Model
 from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.nn import InitializerApplicator
 
-from allennlp_longent.modules.entity_features import (
-    EntityFeatureExtractor,
-    EntityTokenExtractor,
-    encode_entities,
-)
+from allennlp_longent.modules.entity_features import EntityFeatureExtractor, LukeEntityModel
 from allennlp_longent.relations.metrics.relation_f1 import RelationMicroF1
 
 
 @Model.register("luke_relation_classifier")
-class LukeRelationClassifier(Model):
+class LukeRelationClassifier(LukeEntityModel):
     def __init__(
         self,
         vocab: Vocabulary,
@@ -34,19 +30,14 @@ class LukeRelationClassifier(Model):
         initializer: Optional[InitializerApplicator] = None,
         **kwargs,
     ) -> None:
-        super().__init__(vocab, **kwargs)
-        self.embedder = embedder
-        self.extractor = feature_extractor or EntityTokenExtractor()
-        self.dropout = torch.nn.Dropout(dropout)
-        self.label_namespace = label_namespace
+        super().__init__(vocab, embedder, feature_extractor, dropout, label_namespace, **kwargs)
         labels = vocab.get_token_to_index_vocabulary(label_namespace)
         if no_relation_label not in labels:
             raise ValueError(
                 f"no_relation_label {no_relation_label!r} is not in the {label_namespace!r} "
                 f"vocabulary ({sorted(labels)[:10]}...)"
             )
-        feature_dim = self.extractor.get_output_dim(embedder.get_output_dim())
-        self.classifier = torch.nn.Linear(2 * feature_dim, len(labels))
+        self.classifier = torch.nn.Linear(2 * self.feature_dim, len(labels))
         self.metric = RelationMicroF1(labels[no_relation_label])
         if initializer is not None:
             initializer(self)
@@ -60,9 +51,7 @@ class LukeRelationClassifier(Model):
         label: Optional[torch.Tensor] = None,
         metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, torch.Tensor]:
-        features = encode_entities(
-            self.embedder, self.extractor, tokens, entity_ids, entity_position_ids, entity_mask
-        )
+        features = self.entity_features(tokens, entity_ids, entity_position_ids, entity_mask)
         pair = features[:, :2].flatten(1)  # head ([MASK]) then tail ([MASK2])
         logits = self.classifier(self.dropout(pair))
         output = {"logits": logits, "probabilities": torch.softmax(logits, -1)}
@@ -70,9 +59,6 @@ class LukeRelationClassifier(Model):
             output["loss"] = torch.nn.functional.cross_entropy(logits, label)
             self.metric(logits.argmax(-1), label)
         return output
-
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
-        return self.metric.get_metric(reset)
 
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
         """Adds ``prediction``: ``{"relation": label, "probabilities": {label: p}}``."""
