@@ -6,6 +6,10 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${LONGENT_VENV:-$root/.venv}"
 stamp="$venv/.longent-setup-stamp"
+if [ "${LONGENT_SKIP_SETUP:-0}" = "1" ]; then
+  [ -x "$venv/bin/python" ] || { echo "[setup] LONGENT_SKIP_SETUP=1 but $venv has no python" >&2; exit 1; }
+  exit 0
+fi
 want="$(cat "$root/constraints.txt" "$root/requirements.txt" "$root/setup.py" | sha256sum | cut -d' ' -f1)"
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$venv/bin/python" ]; then
