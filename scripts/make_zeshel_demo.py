@@ -17,6 +17,7 @@ import hashlib
 import json
 import random
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
@@ -26,11 +27,14 @@ from zeshel_demo_paragraphs import paragraphs  # noqa: E402
 from zeshel_demo_text import (  # noqa: E402
     CLUE_TEMPLATES,
     DEEDS,
+    ESTATE_FACTS,
     EVENT_FACTS,
     EVENT_OUTCOMES,
     FIGUREHEADS,
     FILLERS,
     HISTORY,
+    INN_FACTS,
+    INN_NAMES,
     LANDMARK_FACTS,
     MENTION_TEMPLATES,
     NATURE_FACTS,
@@ -41,6 +45,7 @@ from zeshel_demo_text import (  # noqa: E402
     SINGLE_EPITHETS,
     TOWN_FEATURES,
     TOWN_GOODS,
+    TRAITS,
     VESSEL_FATES,
     WORLDS,
     WorldNames,
@@ -52,9 +57,11 @@ MENTIONS_PER_SPLIT_WORLD = {"train": 68, "val": 64, "test": 120}
 TITLE_MENTION_RATE = 0.25  # the rest use another name of the entity
 TARGET_KIND_WEIGHTS = {
     "person": 3.0, "vessel": 2.0, "town": 2.0, "org": 1.0, "event": 1.0, "landmark": 1.0,
-    "nature": 0.6,
+    "nature": 0.6, "estate": 1.0, "inn": 0.6,
 }
-LONG_HOST_WEIGHT = 6.0
+LONG_PASSAGES = 7  # passages every long description hosts, before the random ones
+VESSEL_NAMESAKES = ["fam0.parent", "fam2.parent", "fam3.child1", "single0", "fam4.child2",
+                    "fam1.child1"]
 
 
 @dataclass
@@ -130,7 +137,8 @@ class WorldBuilder:
             for key, pool in {
                 "deed": DEEDS, "good": TOWN_GOODS, "feature": TOWN_FEATURES, "head": FIGUREHEADS,
                 "paint": PAINTS, "fate": VESSEL_FATES, "org": ORG_FACTS, "outcome": EVENT_OUTCOMES,
-                "event": EVENT_FACTS, "nature": NATURE_FACTS,
+                "event": EVENT_FACTS, "nature": NATURE_FACTS, "trait": TRAITS,
+                "estate": ESTATE_FACTS, "inn": INN_FACTS, "inn_name": INN_NAMES,
             }.items()
         }
         self.roles: Dict[str, Entity] = {}
@@ -152,11 +160,12 @@ class WorldBuilder:
         self.named_town("port", "Port", self.roles["fam0.parent"])
         self.named_town("fort", "Fort", self.roles["fam1.parent"])
         self.former_names()
-        for i, namesake in enumerate(["fam0.parent", "fam2.parent", "fam3.child1", "single0"]):
+        for i, namesake in enumerate(VESSEL_NAMESAKES):
             self.vessel(f"ship{i}", self.roles[namesake], towns)
         self.orgs(towns)
         self.events(towns)
         self.landmarks(towns)
+        self.houses(towns)
         for i, name in enumerate(names.nature):
             facts = {"nature0": self.draw("nature"), "nature1": self.draw("nature")}
             intro = f"{name} is a wild place of {names.region} , known to every traveller ."
@@ -164,6 +173,10 @@ class WorldBuilder:
                                           REFS["nature"], name, noun="place"))
         for role in ("fam0.parent", "port", "company"):
             self.roles[role].long = True
+        facts = Counter(fact for e in self.roles.values() for fact in e.facts.values())
+        repeated = [fact for fact, count in facts.items() if count > 1]
+        if repeated:
+            raise ValueError(f"{names.name}: facts of more than one entity: {repeated}")
         return self.roles
 
     def add(self, role: str, entity: Entity) -> Entity:
@@ -209,11 +222,11 @@ class WorldBuilder:
 
     def family(self, index: int, surname: str, towns: List[Entity]) -> None:
         parent = self.person(f"fam{index}.parent", None, surname, towns, epithet="the Elder")
-        for child in (1, 2):
+        for child in (1, 2, 3):
             epithet = "the Younger" if child == 1 else None
             person = self.person(f"fam{index}.child{child}", None, surname, towns, epithet)
-            relation = "son" if person.pronoun == "he" else "daughter"
-            person.facts["parent"] = f"was the {relation} of {parent.title}"
+            order = ("first", "second", "third")[child - 1]
+            person.facts["parent"] = f"was the {order} child of {parent.title}"
 
     def person(
         self, role: str, given: Optional[str], surname: str, towns: List[Entity],
@@ -228,9 +241,11 @@ class WorldBuilder:
         title = f"{given} {surname}"
         facts = {
             "deed0": self.draw("deed"),
-            "deed1": self.draw("deed"),
+            "trait": self.draw("trait"),
             "born": f"was born in {self.rng.choice(towns).title} in the year {self.year()}",
         }
+        if not role.endswith(("child1", "child2", "child3")):
+            facts["deed1"] = self.draw("deed")
         aliases = {"title": title, "surname": surname, "given": given,
                    "descriptive": f"the {occupation}"}
         if honorific:
@@ -278,6 +293,13 @@ class WorldBuilder:
             ("council", f"Council of {towns[3].title}", "council",
              f"The Council of {towns[3].title} governs the town of {towns[3].title} .",
              f"was founded in the year {self.year()}", {"short": "the Council"}),
+            ("bank", f"{self.roles['fam3.parent'].aliases['surname']} Bank", "bank",
+             f"The {self.roles['fam3.parent'].aliases['surname']} Bank lends money across "
+             f"{self.names.region} .", f"was founded by {self.roles['fam3.parent'].title}",
+             {"short": "the Bank", "surname": self.roles["fam3.parent"].aliases["surname"]}),
+            ("watch", f"Watch of {towns[2].title}", "watch",
+             f"The Watch of {towns[2].title} keeps order in the streets of {towns[2].title} .",
+             f"was founded in the year {self.year()}", {"short": "the Watch"}),
         ]
         for role, title, noun, intro, founded, aliases in specs:
             facts = {"org0": self.draw("org"), "org1": self.draw("org"), "founded": founded}
@@ -294,6 +316,10 @@ class WorldBuilder:
              f"was signed by {self.roles['single1'].title}"),
             ("mutiny", f"{leader.aliases['surname']} Mutiny", "mutiny", "an uprising",
              f"was led by {leader.title}"),
+            ("fire", f"Great Fire of {towns[0].title}", "fire", "a disaster",
+             f"destroyed the house of {self.roles['single2'].title}"),
+            ("feud", f"{self.roles['fam5.parent'].aliases['surname']} Feud", "feud",
+             "a quarrel between families", f"was started by {self.roles['fam5.child2'].title}"),
         ]
         for role, title, noun, what, person in specs:
             facts = {
@@ -312,6 +338,8 @@ class WorldBuilder:
         specs = [
             ("lighthouse", "fam3", "Lighthouse", LANDMARK_FACTS["lighthouse"]),
             ("bridge", "fam4", "Bridge", LANDMARK_FACTS["bridge"]),
+            ("tower", "fam1", "Tower", LANDMARK_FACTS["tower"]),
+            ("fountain", "fam5", "Fountain", LANDMARK_FACTS["fountain"]),
         ]
         for role, family, kind, pool in specs:
             surname = self.roles[f"{family}.parent"].aliases["surname"]
@@ -328,6 +356,26 @@ class WorldBuilder:
             self.add(role, Entity("landmark", title, intro, facts,
                                   {"title": title, "short": f"the {kind.lower()}"}, refs,
                                   f"The {title}", noun=kind.lower(), display=f"the {title}"))
+
+    def houses(self, towns: List[Entity]) -> None:
+        """A hall for every family (named like its members) and three inns."""
+        for i, surname in enumerate(self.names.families):
+            title = f"{surname} Hall"
+            facts = {"estate0": self.draw("estate"), "estate1": self.draw("estate"),
+                     "built": f"was built in the year {self.year()}"}
+            intro = (f"{title} is the house of the {surname} family , outside "
+                     f"{self.rng.choice(towns).title} .")
+            self.add(f"hall{i}", Entity("estate", title, intro, facts,
+                                        {"title": title, "short": "the Hall", "surname": surname},
+                                        REFS["estate"], title, noun="house"))
+        for i in range(3):
+            title = f"The {self.draw('inn_name')}"
+            facts = {"inn0": self.draw("inn"), "inn1": self.draw("inn"),
+                     "owner": f"belonged for a time to {self.roles[f'single{i + 2}'].title}"}
+            intro = f"{title} is an inn in {self.rng.choice(towns).title} ."
+            self.add(f"inn{i}", Entity("inn", title, intro, facts,
+                                       {"title": title, "short": "the inn"}, REFS["inn"], title,
+                                       noun="inn"))
 
 
 def make_passage(rng: random.Random, host: Entity, gold: Entity, form: str) -> Passage:
@@ -375,10 +423,11 @@ def build_world(names: WorldNames) -> World:
     entities = list(roles.values())
     rng = random.Random(f"{SEED}:{names.name}:mentions")
     hosted: Dict[str, List[Passage]] = {entity.document_id: [] for entity in entities}
-    host_weights = [LONG_HOST_WEIGHT if e.long else 1.0 for e in entities]
     gold_weights = [TARGET_KIND_WEIGHTS[e.kind] for e in entities]
-    for _ in range(MENTIONS_PER_SPLIT_WORLD[names.split]):
-        host = rng.choices(entities, host_weights)[0]
+    long_hosts = [e for e in entities if e.long for _ in range(LONG_PASSAGES)]
+    short = [e for e in entities if not e.long]
+    for i in range(MENTIONS_PER_SPLIT_WORLD[names.split]):
+        host = long_hosts[i] if i < len(long_hosts) else rng.choice(short)
         gold = host
         while gold is host:
             gold = rng.choices(entities, gold_weights)[0]
@@ -463,13 +512,13 @@ def main() -> None:
     parser.add_argument("directory", nargs="?", type=Path, default=DEFAULT_OUTPUT)
     parser.add_argument("--stats", action="store_true",
                         help="print statistics and BM25 / MiniLM probes of DIRECTORY instead")
-    parser.add_argument("--window", type=int, default=64,
-                        help="words each side of a mention for the MiniLM probe")
+    parser.add_argument("--windows", type=int, nargs="+", default=[0, 16, 64],
+                        help="words each side of a mention for the MiniLM probes")
     args = parser.parse_args()
     if args.stats:
         from zeshel_demo_stats import print_stats
 
-        print_stats(args.directory, build_worlds(), args.window)
+        print_stats(args.directory, build_worlds(), args.windows)
         return
     worlds = write(args.directory)
     total = sum(len(world.mentions) for world in worlds)

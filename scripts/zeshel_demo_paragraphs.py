@@ -18,7 +18,7 @@ TEMPLATES = [
     "{{fam0.parent.pronoun}} {{fam0.parent.fact:deed0}}. [[^company.short|ORG]] had paid for "
     "the cargo. The house {{company.fact:org0}}, and its clerks counted every barrel twice. A "
     "letter from [[fam0.child1.given|PERSON]] was waiting at the harbor office, written by the "
-    "{{fam0.child1.noun}} who {{fam0.child1.fact:deed1}}.",
+    "{{fam0.child1.noun}} who {{fam0.child1.fact:trait}}.",
     "People in [[town4.title|GPE]] still talk about [[siege.short|EVENT]]. "
     "[[fam1.parent.honorific/surname|PERSON]] held the east gate through the worst of it, and "
     "the defenders later swore that {{fam1.parent.pronoun}} {{fam1.parent.fact:deed0}}. "

@@ -92,28 +92,32 @@ class MiniLM:
         return torch.cat(vectors)
 
 
-def minilm_at1(data_dir: Path, split: str, encoder: MiniLM, window: int) -> Dict[str, int]:
-    """world -> mentions whose gold is the entity closest (cosine) to the mention's window."""
+def minilm_at1(
+    data_dir: Path, split: str, encoder: MiniLM, windows: Sequence[int]
+) -> Dict[int, Dict[str, int]]:
+    """window -> world -> mentions whose gold is the entity closest (cosine) to the mention with
+    ``window`` words each side."""
     documents = WorldDocuments(data_dir / "documents")
     by_world = defaultdict(list)
     for m in read_mentions(data_dir, split):
         by_world[m["corpus"]].append(m)
-    hits = {}
+    hits: Dict[int, Dict[str, int]] = defaultdict(dict)
     for world, mentions in sorted(by_world.items()):
         docs = list(documents.world(world).values())
         entity_vectors = encoder.encode([f"{d['title']} {d['text']}" for d in docs])
-        queries = []
-        for m in mentions:
-            words = documents.world(world)[m["context_document_id"]]["text"].split()
-            start, end = int(m["start_index"]), int(m["end_index"])
-            queries.append(" ".join(words[max(0, start - window) : end + 1 + window]))
-        best = (encoder.encode(queries) @ entity_vectors.T).argmax(dim=1).tolist()
-        hits[world] = sum(docs[b]["document_id"] == m["label_document_id"]
-                          for b, m in zip(best, mentions))
+        for window in windows:
+            queries = []
+            for m in mentions:
+                words = documents.world(world)[m["context_document_id"]]["text"].split()
+                start, end = int(m["start_index"]), int(m["end_index"])
+                queries.append(" ".join(words[max(0, start - window) : end + 1 + window]))
+            best = (encoder.encode(queries) @ entity_vectors.T).argmax(dim=1).tolist()
+            hits[window][world] = sum(docs[b]["document_id"] == m["label_document_id"]
+                                      for b, m in zip(best, mentions))
     return hits
 
 
-def print_stats(data_dir: Path, worlds, window: int) -> None:
+def print_stats(data_dir: Path, worlds, windows: Sequence[int]) -> None:
     """Prints the statistics; ``worlds`` (the generator's) give clue distances and KB sizes."""
     torch.set_num_threads(1)
     print(f"data: {data_dir}")
@@ -148,15 +152,17 @@ def print_stats(data_dir: Path, worlds, window: int) -> None:
     print(f"descriptions over {LONG_PIECES} MiniLM word pieces: {sum(long.values())} of "
           f"{len(everything)} (" + ", ".join(f"{w} {n}" for w, n in long.items()) +
           f"); longest {max(everything)}, median {statistics.median(everything)}")
-    print(f"probes (@1 = first candidate right; MiniLM window {window} words each side):")
-    print(f"  {'split':<6}{'world':<15}{'mentions':>9}{'chance':>8}{'BM25@1':>8}{'BM25@64':>9}"
-          f"{'MiniLM@1':>10}")
+    ks = (1, 4, 16, 64)
+    print("probes: share of mentions whose gold is among the first k (count/total); MiniLM "
+          "with w words each side of the mention")
+    header = "".join(f"{f'BM25@{k}':>12}" for k in ks)
+    header += "".join(f"{f'MiniLM@1 w={w}':>16}" for w in windows)
+    print(f"  {'split':<6}{'world':<15}{'chance@1':>9}{header}")
     for split in ("val", "test"):
-        bm25 = bm25_at(data_dir, split, (1, 64))
-        dense = minilm_at1(data_dir, split, encoder, window)
-        counts = mention_counts(data_dir)[split]
-        for world, total in sorted(counts.items()):
-            chance = 1 / len(lengths[world])
-            print(f"  {split:<6}{world:<15}{total:>9}{chance:>8.3f}{bm25[world][1] / total:>8.3f}"
-                  f"{bm25[world][64] / total:>9.3f}{dense[world] / total:>10.3f}"
-                  f"   ({bm25[world][1]}, {bm25[world][64]}, {dense[world]} of {total})")
+        bm25 = bm25_at(data_dir, split, ks)
+        dense = minilm_at1(data_dir, split, encoder, windows)
+        for world, total in sorted(mention_counts(data_dir)[split].items()):
+            row = "".join(f"{bm25[world][k] / total:>6.3f}{f'({bm25[world][k]})':>6}" for k in ks)
+            row += "".join(f"{dense[w][world] / total:>10.3f}{f'({dense[w][world]})':>6}"
+                           for w in windows)
+            print(f"  {split:<6}{world:<15}{1 / len(lengths[world]):>9.3f}{row}  of {total}")

@@ -25,59 +25,69 @@ class WorldNames(NamedTuple):
 WORLDS: List[WorldNames] = [
     WorldNames(
         "amber_coast", "train", "the Amber Coast", "ship",
-        ["Velleran", "Dace", "Morrow", "Quillon", "Harthe"], ["Brisk", "Tolland", "Penhale"],
-        ["Osk", "Teodor", "Jory", "Bram", "Loic", "Aurek", "Perrin", "Cass"],
-        ["Mara", "Ilse", "Wenna", "Elin", "Sabeth", "Nessa", "Tamsin", "Gwen"],
+        ["Velleran", "Dace", "Morrow", "Quillon", "Harthe", "Carnow"],
+        ["Brisk", "Tolland", "Penhale", "Jago", "Trevis"],
+        ["Osk", "Teodor", "Jory", "Bram", "Loic", "Aurek", "Perrin", "Cass", "Hendra", "Kitto"],
+        ["Mara", "Ilse", "Wenna", "Elin", "Sabeth", "Nessa", "Tamsin", "Gwen", "Morwen", "Lowdy"],
         ["Saltmere", "Greyhaven", "Cobwick", "Marrowby", "Tiderun", "Fennock"],
-        ["Old Kesh", "Brineholm"], ["Grey Shoals", "Gullrock"],
+        ["Old Kesh", "Brineholm"], ["Grey Shoals", "Gullrock", "Seal Sound"],
     ),
     WorldNames(
         "reed_rivers", "train", "the Reedlands", "barge",
-        ["Fenwright", "Oaklow", "Marsk", "Treddle", "Hollin"], ["Pike", "Rushby", "Caddow"],
-        ["Alder", "Coll", "Emrick", "Gavin", "Ivo", "Kell", "Noll", "Pell"],
-        ["Brinna", "Detta", "Fia", "Hesper", "Jessamy", "Lune", "Merrin", "Odette"],
+        ["Fenwright", "Oaklow", "Marsk", "Treddle", "Hollin", "Wadlow"],
+        ["Pike", "Rushby", "Caddow", "Tench", "Billow"],
+        ["Alder", "Coll", "Emrick", "Gavin", "Ivo", "Kell", "Noll", "Pell", "Rook", "Sorrel"],
+        ["Brinna", "Detta", "Fia", "Hesper", "Jessamy", "Lune", "Merrin", "Odette", "Quenna",
+         "Rue"],
         ["Reedford", "Mirecombe", "Sallowby", "Otterlea", "Wendle", "Brackwater"],
-        ["Low Sedge", "Cressmoor"], ["Silt Reach", "Heron Weir"],
+        ["Low Sedge", "Cressmoor"], ["Silt Reach", "Heron Weir", "Eel Marsh"],
     ),
     WorldNames(
         "sky_isles", "train", "the Sky Isles", "airship",
-        ["Vantor", "Skellig", "Aubrelle", "Corvane", "Eddring"], ["Halloway", "Tessaly", "Wrenfield"],
-        ["Ansel", "Cyrus", "Evander", "Galen", "Isaak", "Kasimir", "Niko", "Pim"],
-        ["Bette", "Dalia", "Fenna", "Hild", "Juno", "Liesl", "Maren", "Orla"],
+        ["Vantor", "Skellig", "Aubrelle", "Corvane", "Eddring", "Stratt"],
+        ["Halloway", "Tessaly", "Wrenfield", "Orrin", "Pellidor"],
+        ["Ansel", "Cyrus", "Evander", "Galen", "Isaak", "Kasimir", "Niko", "Pim", "Quill", "Rune"],
+        ["Bette", "Dalia", "Fenna", "Hild", "Juno", "Liesl", "Maren", "Orla", "Sela", "Tova"],
         ["Highmoor", "Cloudfast", "Nimbury", "Windhollow", "Spireton", "Galeby"],
-        ["Stillwater Rock", "Old Anchorage"], ["Shear Winds", "Updraft Peak"],
+        ["Stillwater Rock", "Old Anchorage"], ["Shear Winds", "Updraft Peak", "Mirror Cloud"],
     ),
     WorldNames(
         "salt_wastes", "train", "the Salt Wastes", "sandship",
-        ["Tesk", "Oraban", "Qesh", "Marhun", "Zabrel"], ["Dunmar", "Sahrel", "Vost"],
-        ["Hadin", "Belu", "Esk", "Faro", "Hesh", "Joval", "Lotan", "Nahl"],
-        ["Orra", "Tamsa", "Cyrel", "Dara", "Gila", "Imra", "Kesi", "Mizra"],
+        ["Tesk", "Oraban", "Qesh", "Marhun", "Zabrel", "Haddar"],
+        ["Dunmar", "Sahrel", "Vost", "Ketesh", "Ombra"],
+        ["Hadin", "Belu", "Esk", "Faro", "Hesh", "Joval", "Lotan", "Nahl", "Pazu", "Rasim"],
+        ["Orra", "Tamsa", "Cyrel", "Dara", "Gila", "Imra", "Kesi", "Mizra", "Seda", "Tirza"],
         ["Tel Varo", "Sandhold", "Kerebet", "Dunewatch", "Ossar", "Zimrah"],
-        ["Bitter Well", "Kasra"], ["Glass Flats", "Red Spur"],
+        ["Bitter Well", "Kasra"], ["Glass Flats", "Red Spur", "Well of Stars"],
     ),
     WorldNames(
         "iron_hills", "train", "the Iron Hills", "engine",
-        ["Hammerly", "Coalbrook", "Stannick", "Pellow", "Drury"], ["Grieve", "Ockley", "Tarrant"],
-        ["Abel", "Clem", "Ezra", "Gideon", "Ira", "Kit", "Moss", "Obed"],
-        ["Bess", "Dorrit", "Flora", "Hattie", "Judith", "Letty", "Nan", "Prue"],
+        ["Hammerly", "Coalbrook", "Stannick", "Pellow", "Drury", "Blackett"],
+        ["Grieve", "Ockley", "Tarrant", "Ruddock", "Sallis"],
+        ["Abel", "Clem", "Ezra", "Gideon", "Ira", "Kit", "Moss", "Obed", "Silas", "Tobit"],
+        ["Bess", "Dorrit", "Flora", "Hattie", "Judith", "Letty", "Nan", "Prue", "Rhoda", "Tamar"],
         ["Slagford", "Cinderby", "Smeltham", "Coldhearth", "Pitfold", "Orewick"],
-        ["Tinner Cross", "Black Hollow"], ["Deep Seam", "Furnace Ridge"],
+        ["Tinner Cross", "Black Hollow"], ["Deep Seam", "Furnace Ridge", "Sump Lake"],
     ),
     WorldNames(
         "frost_fjords", "val", "the Frost Fjords", "longship",
-        ["Skarde", "Halvorn", "Ingrell", "Vettir", "Ulfsen"], ["Frosk", "Kolle", "Eidal"],
-        ["Bodvar", "Eirik", "Hakon", "Jorund", "Leif", "Njal", "Ragn", "Torben"],
-        ["Asta", "Dagny", "Frea", "Gunnel", "Idun", "Kari", "Magna", "Sigrun"],
+        ["Skarde", "Halvorn", "Ingrell", "Vettir", "Ulfsen", "Brenne"],
+        ["Frosk", "Kolle", "Eidal", "Gylle", "Hjort"],
+        ["Bodvar", "Eirik", "Hakon", "Jorund", "Leif", "Njal", "Ragn", "Torben", "Ulf", "Vidar"],
+        ["Asta", "Dagny", "Frea", "Gunnel", "Idun", "Kari", "Magna", "Sigrun", "Runa", "Tove"],
         ["Kaldvik", "Isafell", "Skerrow", "Hvitnes", "Ormsund", "Brekka"],
-        ["Selvagen", "Tarnholm"], ["Ice Teeth", "Raven Skerry"],
+        ["Selvagen", "Tarnholm"], ["Ice Teeth", "Raven Skerry", "Whale Road"],
     ),
     WorldNames(
         "lantern_isles", "test", "the Lantern Isles", "ship",
-        ["Ambrell", "Carrow", "Fenlow", "Halloran", "Verity"], ["Quaile", "Stroud", "Ibbot"],
-        ["Barnaby", "Dorian", "Felix", "Horace", "Jasper", "Lucan", "Ned", "Piers"],
-        ["Agnes", "Celia", "Edda", "Grisel", "Imogen", "Kezia", "Maud", "Ottilie"],
+        ["Ambrell", "Carrow", "Fenlow", "Halloran", "Verity", "Marchbank"],
+        ["Quaile", "Stroud", "Ibbot", "Pellew", "Rudd"],
+        ["Barnaby", "Dorian", "Felix", "Horace", "Jasper", "Lucan", "Ned", "Piers", "Rufus",
+         "Silvan"],
+        ["Agnes", "Celia", "Edda", "Grisel", "Imogen", "Kezia", "Maud", "Ottilie", "Rosamund",
+         "Sybil"],
         ["Wickhaven", "Candlemouth", "Emberlee", "Glimmerholt", "Tallowmere", "Sootwater"],
-        ["Brightsand", "Dimmock Quay"], ["Ember Reefs", "Wick Rock"],
+        ["Brightsand", "Dimmock Quay"], ["Ember Reefs", "Wick Rock", "Gannet Stack"],
     ),
 ]
 
@@ -170,6 +180,7 @@ PAINTS = [
 VESSEL_FATES = [
     "was broken up for timber", "was lost in a winter storm", "was captured by raiders",
     "burned at her moorings", "is still in service", "was sold to a foreign prince",
+    "was sunk on purpose to block a channel", "now rots in a dry dock",
 ]
 ORG_FACTS = [
     "uses a black key as its seal",
@@ -180,13 +191,17 @@ ORG_FACTS = [
     "forbids its members to gamble",
     "admits new members only on the shortest day of the year",
     "keeps its treasury in a cellar under a bakery",
+    "once hanged its own treasurer",
+    "owns every mill along the western road",
+    "sends a gift of oranges to each new member",
+    "lost its charter for ten years after a riot",
 ]
 EVENT_OUTCOMES = [
     "ended with an exchange of hostages",
     "ended with the burning of the grain stores",
     "ended with a marriage between two rival houses",
     "ended with the flooding of the lower town",
-    "ended when the besiegers ran out of water",
+    "ended with the rebuilding of the town hall",
     "ended with a feast that lasted three days",
 ]
 EVENT_FACTS = [
@@ -195,7 +210,7 @@ EVENT_FACTS = [
     "was recorded by a monk who watched from a bell tower",
     "left a scar of burned houses that can still be seen",
     "is the subject of a ballad with forty verses",
-    "was fought mostly at night",
+    "went on mostly at night",
 ]
 LANDMARK_FACTS = {
     "lighthouse": [
@@ -210,6 +225,16 @@ LANDMARK_FACTS = {
         "was swept away by a flood and rebuilt higher",
         "carries a chapel in its middle span",
     ],
+    "tower": [
+        "leans a hand's width to the east",
+        "has a staircase of three hundred steps",
+        "once served as a prison for debtors",
+    ],
+    "fountain": [
+        "runs with red water after heavy rain",
+        "is decorated with four bronze fish",
+        "was paid for by a fine on smugglers",
+    ],
 }
 NATURE_FACTS = [
     "is feared for its sudden fogs",
@@ -218,6 +243,74 @@ NATURE_FACTS = [
     "can only be crossed at low tide",
     "is covered in white birds every spring",
     "hides a cave where smugglers kept their goods",
+    "glows faintly on moonless nights",
+    "is where the great storm of the old songs began",
+]
+
+# Traits of people: verb phrases, each used at most once per world.
+TRAITS = [
+    "had a scar across one cheek",
+    "spoke five languages",
+    "was never seen without a grey cloak",
+    "could not swim",
+    "kept bees on the roof",
+    "was afraid of horses",
+    "wore a silver ring on every finger",
+    "slept only four hours a night",
+    "was blind in the left eye",
+    "sang loudly while working",
+    "collected the skulls of birds",
+    "refused to eat meat",
+    "walked with an ebony cane",
+    "had hair that turned white at twenty",
+    "wrote every letter in green ink",
+    "stammered when angry",
+    "owned a dog called Admiral",
+    "was taller than any door in the house",
+    "never learned to read",
+    "carried a compass that did not work",
+    "played the fiddle at every funeral",
+    "distrusted banks and buried coins in the garden",
+    "had a laugh that could be heard across the harbor",
+    "kept a raven as a pet",
+    "always dressed in yellow",
+    "was left handed and proud of it",
+    "grew roses in a cemetery",
+    "could recite the whole law code by heart",
+    "hated the sea",
+    "was famous for terrible cooking",
+    "kept a journal of the weather for forty years",
+    "had six fingers on the right hand",
+]
+
+ESTATE_FACTS = [
+    "has a garden maze of yew hedges",
+    "burned down once and was rebuilt in brick",
+    "is said to be haunted by a drowned servant",
+    "has a library of nine thousand books",
+    "was nearly sold to pay gambling debts",
+    "keeps a herd of white deer",
+    "stands empty most of the year",
+    "has a chapel with a glass roof",
+    "has a cellar cut into the rock",
+    "has stables larger than the house itself",
+    "is reached only by a causeway",
+    "has a clock tower that runs backwards",
+    "was used as a hospital during the plague",
+    "has a walled orchard of quinces",
+]
+
+INN_NAMES = ["Drowned Hare", "Three Keys", "Silver Eel", "Crooked Lamp", "Sleeping Bear",
+             "Broken Oar", "Golden Goose", "Tin Cup", "Whistling Kettle", "Blind Fiddler"]
+INN_FACTS = [
+    "serves a famous eel pie",
+    "has a sign painted by a drunken artist",
+    "was the meeting place of smugglers",
+    "never closes its doors",
+    "has a well in the middle of the taproom",
+    "keeps a parrot that curses in three languages",
+    "brews a black beer with juniper",
+    "has a room where a duke was murdered",
 ]
 
 # Sentences that mention an entity ({m}) inside the description of another ({h}).
@@ -232,6 +325,12 @@ MENTION_TEMPLATES = [
     "A song about {h} has a verse on {m} .",
     "Scholars who study {h} often argue about {m} .",
     "The name of {m} comes up again and again in the papers of {h} .",
+    "{m} is mentioned in a letter of the year {y} .",
+    "Few people today remember {m} .",
+    "A dispute involving {m} followed in the year {y} .",
+    "Later writers say little about {m} .",
+    "Even so , {m} was talked about for a long time .",
+    "Some say the whole affair began with {m} .",
 ]
 
 # Sentences placed between a mention and its clue; they name nothing.
@@ -284,6 +383,8 @@ HISTORY = [
 REFS: Dict[str, List[str]] = {
     "person": ["the same {noun}", "this {noun}", "{pronoun}", "the {occupation}"],
     "town": ["the same town", "this town", "that town"],
+    "estate": ["the same house", "this house"],
+    "inn": ["the same inn", "this inn"],
     "vessel": ["the same {vessel}", "this {vessel}", "that {vessel}"],
     "org": ["the same {orgnoun}", "this {orgnoun}"],
     "event": ["the same {eventnoun}", "this {eventnoun}"],
