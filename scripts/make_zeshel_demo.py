@@ -121,6 +121,10 @@ def hex_id(*parts: str) -> str:
     return hashlib.sha1("/".join(parts).encode()).hexdigest()[:16].upper()
 
 
+def article(noun: str) -> str:
+    return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
+
+
 def sentence(text: str) -> str:
     return text[0].upper() + text[1:]
 
@@ -251,7 +255,8 @@ class WorldBuilder:
         if honorific:
             aliases["honorific"] = f"{honorific} {surname}"
         entity = Entity(
-            "person", title, f"{title} was a {occupation} of {names.region} .", facts, aliases,
+            "person", title, f"{title} was {article(occupation)} of {names.region} .", facts,
+            aliases,
             [ref.format(noun="man" if pronoun == "he" else "woman", pronoun=pronoun,
                         occupation=occupation) for ref in REFS["person"]],
             given, pronoun=pronoun, noun="man" if pronoun == "he" else "woman",

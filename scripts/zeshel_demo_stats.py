@@ -20,6 +20,7 @@ from allennlp_longent.linking.documents import WorldDocuments, read_json_lines
 
 LONG_PIECES = 512
 MINILM_MAX_LENGTH = 256  # sentence_bert_config.json of all-MiniLM-L6-v2
+BM25_CONTEXT = 16  # words each side added to the BM25 query in the second BM25 probe
 
 
 def read_mentions(data_dir: Path, split: str) -> List[dict]:
@@ -62,10 +63,13 @@ def piece_lengths(data_dir: Path, tokenizer) -> Dict[str, List[int]]:
     return lengths
 
 
-def bm25_at(data_dir: Path, split: str, ks: Sequence[int]) -> Dict[str, Dict[int, int]]:
+def bm25_at(
+    data_dir: Path, split: str, ks: Sequence[int], context_words: int = 0
+) -> Dict[str, Dict[int, int]]:
     """world -> {k: mentions with the gold among BM25's first k}."""
     hits: Dict[str, Dict[int, int]] = defaultdict(lambda: {k: 0 for k in ks})
-    for result in ZeshelCandidates(data_dir, max(ks)).split(split, progress=False):
+    candidates = ZeshelCandidates(data_dir, max(ks), context_words)
+    for result in candidates.split(split, progress=False):
         ids = [c.document_id for c in result.candidates]
         for k in ks:
             hits[result.world][k] += int(result.gold_document_id in ids[:k])
@@ -153,16 +157,18 @@ def print_stats(data_dir: Path, worlds, windows: Sequence[int]) -> None:
           f"{len(everything)} (" + ", ".join(f"{w} {n}" for w, n in long.items()) +
           f"); longest {max(everything)}, median {statistics.median(everything)}")
     ks = (1, 4, 16, 64)
-    print("probes: share of mentions whose gold is among the first k (count/total); MiniLM "
-          "with w words each side of the mention")
-    header = "".join(f"{f'BM25@{k}':>12}" for k in ks)
+    print("probes: share of mentions whose gold is among the first k (count/total); BM25+16w: "
+          f"query with {BM25_CONTEXT} context words each side; MiniLM with w words each side")
+    header = "".join(f"{f'BM25@{k}':>12}" for k in ks) + f"{f'BM25+{BM25_CONTEXT}w@1':>14}"
     header += "".join(f"{f'MiniLM@1 w={w}':>16}" for w in windows)
     print(f"  {'split':<6}{'world':<15}{'chance@1':>9}{header}")
     for split in ("val", "test"):
         bm25 = bm25_at(data_dir, split, ks)
+        bm25_context = bm25_at(data_dir, split, (1,), BM25_CONTEXT)
         dense = minilm_at1(data_dir, split, encoder, windows)
         for world, total in sorted(mention_counts(data_dir)[split].items()):
             row = "".join(f"{bm25[world][k] / total:>6.3f}{f'({bm25[world][k]})':>6}" for k in ks)
+            row += f"{bm25_context[world][1] / total:>8.3f}{f'({bm25_context[world][1]})':>6}"
             row += "".join(f"{dense[w][world] / total:>10.3f}{f'({dense[w][world]})':>6}"
                            for w in windows)
             print(f"  {split:<6}{world:<15}{1 / len(lengths[world]):>9.3f}{row}  of {total}")
