@@ -52,15 +52,29 @@ def ambiguous_strings(data_dir: Path, splits: Sequence[str]) -> Tuple[int, int]:
     return sum(len(ids) > 1 for ids in golds.values()), len(golds)
 
 
-def piece_lengths(data_dir: Path, tokenizer) -> Dict[str, List[int]]:
-    """MiniLM word pieces of every description (title + text, no special tokens) per world."""
+def piece_lengths(data_dir: Path, tokenizer) -> Dict[str, Dict[str, int]]:
+    """world -> document id -> MiniLM word pieces of title + text (no special tokens)."""
     lengths = {}
     for path in sorted((data_dir / "documents").glob("*.json")):
-        lengths[path.stem] = [
-            len(tokenizer(f"{doc['title']} {doc['text']}", add_special_tokens=False).input_ids)
+        lengths[path.stem] = {
+            doc["document_id"]: len(
+                tokenizer(f"{doc['title']} {doc['text']}", add_special_tokens=False).input_ids
+            )
             for _, doc in read_json_lines(path)
-        ]
+        }
     return lengths
+
+
+def long_pairs(data_dir: Path, split: str, lengths: Dict[str, Dict[str, int]]) -> Tuple[int, int]:
+    """(mentions whose context document and gold description together exceed 512 pieces,
+    mentions): the pairs a 512-position cross-encoder must cut (Yao et al. 2020, DLength)."""
+    mentions = read_mentions(data_dir, split)
+    long = sum(
+        sum(lengths[m["corpus"]][m[key]] for key in ("context_document_id", "label_document_id"))
+        > LONG_PIECES
+        for m in mentions
+    )
+    return long, len(mentions)
 
 
 def bm25_at(
@@ -74,6 +88,13 @@ def bm25_at(
         for k in ks:
             hits[result.world][k] += int(result.gold_document_id in ids[:k])
     return dict(hits)
+
+
+def bm25_pool_size(data_dir: Path, split: str, top_k: int = 64) -> float:
+    """Mean number of candidates BM25 returns (only entities sharing a word with the mention)."""
+    sizes = [len(r.candidates)
+             for r in ZeshelCandidates(data_dir, top_k).split(split, progress=False)]
+    return sum(sizes) / len(sizes)
 
 
 class MiniLM:
@@ -151,11 +172,15 @@ def print_stats(data_dir: Path, worlds, windows: Sequence[int]) -> None:
               f"min {min(distances)} median {statistics.median(distances)} max {max(distances)}")
     encoder = MiniLM(packaged_minilm())
     lengths = piece_lengths(data_dir, encoder.tokenizer)
-    long = {world: sum(n > LONG_PIECES for n in ns) for world, ns in lengths.items()}
-    everything = [n for ns in lengths.values() for n in ns]
+    long = {world: sum(n > LONG_PIECES for n in ns.values()) for world, ns in lengths.items()}
+    everything = [n for ns in lengths.values() for n in ns.values()]
     print(f"descriptions over {LONG_PIECES} MiniLM word pieces: {sum(long.values())} of "
           f"{len(everything)} (" + ", ".join(f"{w} {n}" for w, n in long.items()) +
           f"); longest {max(everything)}, median {statistics.median(everything)}")
+    for split in ("train", "val", "test"):
+        over, total = long_pairs(data_dir, split, lengths)
+        print(f"{split}: context document + gold description over {LONG_PIECES} pieces for "
+              f"{over}/{total} mentions")
     ks = (1, 4, 16, 64)
     print("probes: share of mentions whose gold is among the first k (count/total); BM25+16w: "
           f"query with {BM25_CONTEXT} context words each side; MiniLM with w words each side")
@@ -172,3 +197,5 @@ def print_stats(data_dir: Path, worlds, windows: Sequence[int]) -> None:
             row += "".join(f"{dense[w][world] / total:>10.3f}{f'({dense[w][world]})':>6}"
                            for w in windows)
             print(f"  {split:<6}{world:<15}{1 / len(lengths[world]):>9.3f}{row}  of {total}")
+        print(f"  {split}: BM25 returns {bm25_pool_size(data_dir, split):.1f} candidates per "
+              "mention on average (of at most 64)")

@@ -378,6 +378,14 @@ HISTORY = [
     "Visitors from abroad described it in their travel journals .",
     "Its reputation changed several times over the centuries .",
     "Local historians have collected the accounts in a single volume .",
+    "Each generation told the story a little differently .",
+    "A number of letters from that period survive in private hands .",
+    "The parish registers fill in some of the gaps .",
+    "Disputes over inheritance left a long trail of documents .",
+    "Foreign merchants kept their own records , which do not always agree .",
+    "A fire in the old archive destroyed the earliest papers .",
+    "Some of the most quoted stories cannot be traced to any source .",
+    "A modern catalogue lists more than two hundred documents about it .",
 ]
 
 REFS: Dict[str, List[str]] = {
