@@ -16,7 +16,7 @@ TEMPLATES = [
     "{{ship0.noun}} {{ship0.fact:head}}. That evening [[fam0.parent.surname|PERSON]] walked down "
     "to the quay to greet the crew; it was well known in the harbor that "
     "{{fam0.parent.pronoun}} {{fam0.parent.fact:deed0}}. [[^company.short|ORG]] had paid for "
-    "the cargo. The house {{company.fact:org0}}, and its clerks counted every barrel twice. A "
+    "the cargo. The company {{company.fact:org0}}, and its clerks counted every barrel twice. A "
     "letter from [[fam0.child1.given|PERSON]] was waiting at the harbor office, written by the "
     "{{fam0.child1.noun}} who {{fam0.child1.fact:trait}}.",
     "People in [[town4.title|GPE]] still talk about [[siege.short|EVENT]]. "

@@ -1,7 +1,8 @@
 // The README's main job: MiniLM already extended to 1024 positions (E_repeat) by
 // `longent extend-positions`, trained on the bundled demo worlds in fixtures/zeshel_demo with
-// BM25 candidates written by `longent bm25-candidates`. Train worlds: harbor_cities,
-// clockwork_guild; validation: sky_monastery; test: desert_caravans (zero-shot: unseen worlds).
+// BM25 candidates written by `longent bm25-candidates`. Train worlds: amber_coast, reed_rivers,
+// sky_isles, salt_wastes, iron_hills; validation: frost_fjords; test: lantern_isles (zero-shot:
+// unseen worlds; scripts/make_zeshel_demo.py writes them).
 local zeshel = import '../lib/zeshel.libsonnet';
 
 zeshel.linker(
