@@ -8,8 +8,12 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
+from allennlp.common import Params
+from allennlp.data import DatasetReader
 from conftest import FIXTURES, REPO_ROOT
+from transformers import AutoTokenizer
 
+from allennlp_longent.config_defaults import packaged_minilm
 from allennlp_longent.linking.candidates.zeshel import ZeshelCandidates, write_candidates
 from allennlp_longent.linking.documents import WorldDocuments, read_json_lines
 
@@ -100,12 +104,7 @@ def test_each_clue_is_a_fact_of_the_gold_alone_placed_away_from_the_mention(worl
 
 
 def test_several_descriptions_exceed_512_minilm_pieces():
-    transformers = pytest.importorskip("transformers")
-    from allennlp_longent.config_defaults import packaged_minilm
-
-    if not Path(packaged_minilm()).is_dir():
-        pytest.skip("packaged MiniLM not installed")
-    tokenizer = transformers.AutoTokenizer.from_pretrained(packaged_minilm())
+    tokenizer = AutoTokenizer.from_pretrained(packaged_minilm())
     long = Counter()
     for path in (DEMO / "documents").glob("*.json"):
         for _, doc in read_json_lines(path):
@@ -146,14 +145,6 @@ def test_paragraphs_link_mentions_of_the_test_world(worlds):
 
 
 def test_the_zeshel_reader_reads_every_split(tmp_path):
-    transformers = pytest.importorskip("transformers")  # noqa: F841
-    from allennlp.common import Params
-    from allennlp.data import DatasetReader
-
-    from allennlp_longent.config_defaults import packaged_minilm
-
-    if not Path(packaged_minilm()).is_dir():
-        pytest.skip("packaged MiniLM not installed")
     generator = ZeshelCandidates(DEMO, top_k=2)
     for split in SPLITS:
         write_candidates(generator.split(split, progress=False), tmp_path / f"{split}.json")
