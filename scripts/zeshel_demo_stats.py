@@ -2,8 +2,10 @@
 
 Probes on each world of the validation and test splits: BM25's first candidate
 (``ZeshelCandidates``, the index and query of ``longent bm25-candidates``: the mention string
-against title + description) and the untrained all-MiniLM-L6-v2 used as it was trained (mean
-pooling, 256 word pieces, cosine) between the words around the mention and title + description.
+against title + description, or with context words), the untrained all-MiniLM-L6-v2 used as it
+was trained (mean pooling, 256 word pieces, cosine) between the words around the mention and
+title + description, a five-weight model on frozen features (``zeshel_demo_probe``), and an
+oracle that is handed the clue sentence.
 """
 
 import statistics
@@ -13,6 +15,7 @@ from typing import Dict, List, Sequence, Tuple
 
 import torch
 from transformers import AutoModel, AutoTokenizer
+from zeshel_demo_probe import FeatureProbe
 
 from allennlp_longent.config_defaults import packaged_minilm
 from allennlp_longent.linking.candidates.zeshel import ZeshelCandidates
@@ -229,6 +232,15 @@ def print_stats(data_dir: Path, worlds, windows: Sequence[int]) -> None:
             print(f"  {split:<6}{world:<15}{1 / len(lengths[world]):>9.3f}{row}  of {total}")
         print(f"  {split}: BM25 returns {bm25_pool_size(data_dir, split):.1f} candidates per "
               "mention on average (of at most 64)")
+    probe = FeatureProbe(data_dir, encoder)
+    examples = {split: probe.examples(split) for split in ("train", "val", "test")}
+    probe.fit(examples["train"])
+    weights = ", ".join(f"{w:.2f}" for w in probe.weights.tolist())
+    print(f"  learned probe (zeshel_demo_probe.py; 5 weights on frozen BM25 and MiniLM features, "
+          f"fitted on train: {weights}):")
+    for split, split_examples in examples.items():
+        hits, total = probe.correct(split_examples), len(split_examples)
+        print(f"    {split}: {hits}/{total} ({hits / total:.3f}) right at 1")
     for world in worlds:
         if world.names.split == "test":
             hits, total = oracle_clue_at1(data_dir, world, encoder), len(world.mentions)

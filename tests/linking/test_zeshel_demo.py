@@ -159,3 +159,11 @@ def test_the_zeshel_reader_reads_every_split(tmp_path):
         instances = list(reader.read(DEMO / "mentions" / f"{split}.json"))
         assert len(instances) == len(mentions(split))
         assert all(len(i["pairs"].field_list) >= 1 for i in instances)
+
+
+def test_the_learned_probe_reads_the_sentences_around_the_mention_but_not_its_own():
+    probe = runpy.run_path(str(REPO_ROOT / "scripts" / "zeshel_demo_probe.py"))
+    words = "A b . C Carrow d . E f g . H i .".split()
+    assert probe["window_sentences"](words, 4, 4, 20) == ["A b .", "E f g .", "H i ."]
+    assert probe["window_sentences"](words, 4, 4, 3) == ["b ."]  # the part inside the window
+    assert probe["window_sentences"]("x . Carrow".split(), 2, 2, 5) == ["x ."]
