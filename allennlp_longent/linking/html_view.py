@@ -2,15 +2,16 @@
 
 Each mention is highlighted with its label and the entity it links to (title and probability);
 hovering or focusing it shows the ranked candidates, and the title links to a row of the table
-under the text, where the entity's description and every candidate are listed. ``NIL`` mentions
-are marked as such. The page has inline CSS only (no script, no network) and escapes all text.
+under the text, where the entity's description and every candidate are listed (``#mention-D-K``
+in the address opens mention K of doc D as hovering would). ``NIL`` mentions are marked as
+such. The page has inline CSS only (no script, no network) and escapes all text.
 
     from allennlp_longent.linking.html_view import linker_kb, render_links
     Path("links.html").write_text(render_links(docs, linker_kb(nlp)), encoding="utf-8")
 """
 
 from html import escape
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from spacy.displacy.render import DEFAULT_LABEL_COLORS
 from spacy.language import Language
@@ -22,6 +23,7 @@ from allennlp_longent.linking.spacy_component import CANDIDATES_ATTR, NIL
 OTHER_COLOR = "#ddd"
 NIL_COLOR = "#f2f2f2"
 TOOLTIP_DESCRIPTION = 300  # characters of a description shown in a title attribute
+Anchors = Tuple[str, str]  # ids of a mention's mark and of its table row
 
 STYLE = """
 body { font-size: 16px; font-family: -apple-system, BlinkMacSystemFont, 'Segoe UI', Helvetica,
@@ -29,7 +31,7 @@ body { font-size: 16px; font-family: -apple-system, BlinkMacSystemFont, 'Segoe U
 h1 { font-size: 1.2rem; } h2 { font-size: 1rem; color: #555; margin-top: 2rem; }
 .entities { line-height: 2.6; white-space: pre-wrap; }
 mark.entity { position: relative; padding: 0.45em 0.6em; margin: 0 0.25em; line-height: 1;
-  border-radius: 0.35em; white-space: normal; }
+  border-radius: 0.35em; white-space: nowrap; }
 mark.entity:focus { outline: 2px solid #555; }
 mark.nil { border: 1px dashed #999; }
 .label { font-size: 0.8em; font-weight: bold; line-height: 1; vertical-align: middle;
@@ -39,11 +41,14 @@ a.kb { font-size: 0.8em; line-height: 1; vertical-align: middle; margin-left: 0.
 .nil-tag { font-size: 0.75em; font-weight: bold; vertical-align: middle; margin-left: 0.4rem;
   color: #a00; }
 .tip { display: none; position: absolute; left: 0; top: 100%; z-index: 10; margin-top: 0.3em;
-  width: max-content; max-width: 30rem; padding: 0.4em 0.6em; background: #fff; color: #222;
+  width: max-content; max-width: 24rem; padding: 0.4em 0.6em; background: #fff; color: #222;
   border: 1px solid #bbb; border-radius: 0.3em; box-shadow: 0 2px 8px rgba(0,0,0,.2);
   font-size: 0.8rem; line-height: 1.5; white-space: normal; }
 .tip .row { display: block; }
-mark.entity:hover .tip, mark.entity:focus .tip, mark.entity:focus-within .tip { display: block; }
+.tip .about { display: block; margin-bottom: 0.3em; padding-bottom: 0.3em;
+  border-bottom: 1px solid #ddd; color: #444; }
+mark.entity:hover .tip, mark.entity:focus .tip, mark.entity:focus-within .tip,
+mark.entity:target .tip { display: block; }
 table.links { border-collapse: collapse; margin-top: 1rem; font-size: 0.85rem; width: 100%; }
 table.links th, table.links td { border-top: 1px solid #ddd; padding: 0.3em 0.5em;
   text-align: left; vertical-align: top; }
@@ -101,7 +106,7 @@ def _doc_section(
     spans = _spans(doc, spans_key)
     pieces, rows, cursor = [], [], 0
     for k, span in enumerate(spans):
-        anchor = f"link-{number}-{k}"
+        anchor = (f"mention-{number}-{k}", f"link-{number}-{k}")
         ranked = (span._.get(CANDIDATES_ATTR) or [])[:shown]
         highlighted = span.start_char >= cursor  # overlapping spans of a group: table only
         if highlighted:
@@ -144,28 +149,35 @@ def _number(value: Optional[float], digits: int) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def _mark(span: Span, k: int, anchor: str, ranked: List[dict], kb: KnowledgeBase) -> str:
+def _mark(span: Span, k: int, anchor: Anchors, ranked: List[dict], kb: KnowledgeBase) -> str:
     linked = _linked(span, ranked)
     color = DEFAULT_LABEL_COLORS.get(span.label_, OTHER_COLOR) if linked else NIL_COLOR
     attrs = (
-        f"class=\"entity{'' if linked else ' nil'}\" tabindex=\"0\" style=\"background: {color}\" "
+        f"id=\"{anchor[0]}\" class=\"entity{'' if linked else ' nil'}\" tabindex=\"0\" "
+        f"style=\"background: {color}\" "
         f"data-mention=\"{k}\" data-kb-id=\"{escape(span.kb_id_ or NIL)}\" "
         f"data-start=\"{span.start_char}\" data-end=\"{span.end_char}\""
     )
     if linked:
         about = escape(_short(_description(kb, linked["id"])))
         tag = (
-            f"<a class=\"kb\" href=\"#{anchor}\" title=\"{about}\">"
-            f"→ {escape(linked['title'])} <span class=\"p\">{_number(linked['probability'], 2)}"
+            f"<a class=\"kb\" href=\"#{anchor[1]}\" title=\"{about}\">"
+            f"→ {escape(linked['title'])} <span class=\"p\">p={_number(linked['probability'], 2)}"
             "</span></a>"
         )
     else:
-        tag = f"<a class=\"kb nil-tag\" href=\"#{anchor}\">{NIL}</a>"
+        tag = f"<a class=\"kb nil-tag\" href=\"#{anchor[1]}\">{NIL}</a>"
     tip_rows = [
         f"<span class=\"row cand\" data-id=\"{escape(c['id'])}\">{i}. {escape(c['title'])} "
         f"— p {_number(c['probability'], 3)}, score {_number(c['score'], 3)}</span>"
         for i, c in enumerate(ranked, start=1)
     ] or ["<span class=\"row\">no candidate in the knowledge base</span>"]
+    if linked:
+        tip_rows.insert(0, f"<span class=\"about\"><strong>{escape(linked['title'])}</strong>: "
+                           f"{about}</span>")
+    elif ranked:
+        tip_rows.insert(0, f"<span class=\"about\">{NIL}: the best candidate is below the "
+                           "threshold</span>")
     return (
         f"<mark {attrs}><span class=\"ent-text\">{escape(span.text)}</span>"
         f"<span class=\"label\">{escape(span.label_)}</span>{tag}"
@@ -174,7 +186,7 @@ def _mark(span: Span, k: int, anchor: str, ranked: List[dict], kb: KnowledgeBase
 
 
 def _row(
-    span: Span, k: int, anchor: str, ranked: List[dict], kb: KnowledgeBase, highlighted: bool
+    span: Span, k: int, anchor: Anchors, ranked: List[dict], kb: KnowledgeBase, highlighted: bool
 ) -> str:
     linked = _linked(span, ranked)
     if linked:
@@ -197,7 +209,8 @@ def _row(
     linked_p = linked["probability"] if linked else None
     linked_score = linked["score"] if linked else None
     return (
-        f"<tr id=\"{anchor}\" data-mention=\"{k}\"><td class=\"num\">{k + 1}</td>"
+        f"<tr id=\"{anchor[1]}\" data-mention=\"{k}\"><td class=\"num\">"
+        + (f"<a href=\"#{anchor[0]}\">{k + 1}</a>" if highlighted else str(k + 1)) + "</td>"
         f"<td>{escape(span.text)}{note}</td><td>{escape(span.label_)}</td><td>{entity}</td>"
         f"<td class=\"num\">{_number(linked_p, 3)}</td>"
         f"<td class=\"num\">{_number(linked_score, 3)}</td><td>{description}{listing}</td></tr>"

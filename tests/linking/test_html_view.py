@@ -54,7 +54,8 @@ class Page(HTMLParser):
         if tag == "section":
             self.docs.append({"text": "", "marks": [], "rows": [], "heading": ""})
         elif tag == "mark":
-            self.docs[-1]["marks"].append({**attrs, "text": "", "label": "", "kb": "", "tip": []})
+            self.docs[-1]["marks"].append(
+                {**attrs, "text": "", "label": "", "kb": "", "about": "", "tip": []})
         elif tag == "span" and "cand" in attrs.get("class", "").split():
             self.docs[-1]["marks"][-1]["tip"].append({"id": attrs["data-id"], "text": ""})
         elif tag == "tr" and "data-mention" in attrs:
@@ -88,7 +89,7 @@ class Page(HTMLParser):
                 mark = doc["marks"][-1]
                 if self._inside("ent-text") is not None:
                     mark["text"] += data
-                for css in ("label", "kb"):
+                for css in ("label", "kb", "about"):
                     if self._inside(css) is not None:
                         mark[css] += data
                 if self._inside("cand") is not None:
@@ -137,9 +138,12 @@ def check_page(parsed: Page, docs, kb: KnowledgeBase, shown: int) -> None:
             else:
                 best = ranked[0]
                 assert best["id"] == span.kb_id_
-                assert mark["kb"] == f"→ {best['title']} {best['probability']:.2f}"
+                assert mark["kb"] == f"→ {best['title']} p={best['probability']:.2f}"
                 assert row["cells"][3].strip() == best["title"]
-                assert row["description"] == kb[span.kb_id_].description
+                description = kb[span.kb_id_].description
+                assert row["description"] == description
+                assert mark["about"] in (f"{best['title']}: {description}",
+                                         f"{best['title']}: {description[:300]}…")
 
 
 @pytest.fixture(scope="session")
@@ -176,7 +180,7 @@ def test_every_mention_its_link_candidates_and_escaping(linker_files, odd_kb):
     linked = [e.kb_id_ for d in docs for e in d.ents]
     assert NIL in linked and len(set(linked) - {NIL}) >= 2  # both kinds are checked
     quay = [m for m in parsed.docs[1]["marks"] if m["text"] == "Old Quay"]
-    assert [(m["data-kb-id"], m["kb"]) for m in quay] == [(ODD_ID, f"→ {ODD_TITLE} 1.00")]
+    assert [(m["data-kb-id"], m["kb"]) for m in quay] == [(ODD_ID, f"→ {ODD_TITLE} p=1.00")]
     assert "PLACE & <SEA>" in [m["label"] for m in parsed.docs[1]["marks"]]
     assert "<script>" not in page and "<b>" not in page and "<i>" not in page
 
