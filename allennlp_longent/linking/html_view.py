@@ -10,6 +10,7 @@ such. The page has inline CSS only (no script, no network) and escapes all text.
     Path("links.html").write_text(render_links(docs, linker_kb(nlp)), encoding="utf-8")
 """
 
+import zlib
 from html import escape
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -20,7 +21,8 @@ from spacy.tokens import Doc, Span
 from allennlp_longent.linking.knowledge_base import KnowledgeBase
 from allennlp_longent.linking.spacy_component import CANDIDATES_ATTR, NIL
 
-OTHER_COLOR = "#ddd"
+# labels displaCy has no colour for get one of these, chosen by a stable hash of the label
+OTHER_COLORS = ("#a8d8f0", "#f7c6a3", "#c3e6a6", "#e0c3f0", "#f5e19a", "#a9e4d7")
 NIL_COLOR = "#f2f2f2"
 TOOLTIP_DESCRIPTION = 300  # characters of a description shown in a title attribute
 Anchors = Tuple[str, str]  # ids of a mention's mark and of its table row
@@ -137,6 +139,12 @@ def _linked(span: Span, ranked: List[dict]) -> Optional[dict]:
     return {"id": span.kb_id_, "title": span.kb_id_, "score": None, "probability": None}
 
 
+def _label_color(label: str) -> str:
+    if label in DEFAULT_LABEL_COLORS:
+        return DEFAULT_LABEL_COLORS[label]
+    return OTHER_COLORS[zlib.crc32(label.encode("utf-8")) % len(OTHER_COLORS)]
+
+
 def _description(kb: KnowledgeBase, entity_id: str) -> str:
     return kb[entity_id].description if entity_id in kb else "(not in the knowledge base)"
 
@@ -151,7 +159,7 @@ def _number(value: Optional[float], digits: int) -> str:
 
 def _mark(span: Span, k: int, anchor: Anchors, ranked: List[dict], kb: KnowledgeBase) -> str:
     linked = _linked(span, ranked)
-    color = DEFAULT_LABEL_COLORS.get(span.label_, OTHER_COLOR) if linked else NIL_COLOR
+    color = _label_color(span.label_) if linked else NIL_COLOR
     attrs = (
         f"id=\"{anchor[0]}\" class=\"entity{'' if linked else ' nil'}\" tabindex=\"0\" "
         f"style=\"background: {color}\" "
