@@ -40,8 +40,7 @@ mark.nil { border: 1px dashed #999; }
   margin-left: 0.5rem; }
 a.kb { font-size: 0.8em; line-height: 1; vertical-align: middle; margin-left: 0.4rem;
   color: #124; text-decoration: none; border-bottom: 1px dotted #124; }
-.nil-tag { font-size: 0.75em; font-weight: bold; vertical-align: middle; margin-left: 0.4rem;
-  color: #a00; }
+a.kb.nil-tag { font-weight: bold; color: #a00; border-bottom-color: #a00; }
 .tip { display: none; position: absolute; left: 0; top: 100%; z-index: 10; margin-top: 0.3em;
   width: max-content; max-width: 24rem; padding: 0.4em 0.6em; background: #fff; color: #222;
   border: 1px solid #bbb; border-radius: 0.3em; box-shadow: 0 2px 8px rgba(0,0,0,.2);
