@@ -223,3 +223,21 @@ def test_bad_arguments_are_named(linker_files):
     doc = nlp("Vell Island")
     with pytest.raises(ValueError, match="2 headings for 1 docs"):
         render_links(doc, KnowledgeBase(), headings=["a", "b"])
+
+
+def test_overlapping_spans_of_a_group_keep_their_rows(linker_files):
+    from spacy.tokens import Span
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("longent_linker", config={"archive": str(linker_files[0]),
+                                           "kb": str(linker_files[1]), "spans_key": "sc"})
+    doc = nlp.make_doc("Mara Quill sailed to Vell Island .")
+    doc.spans["sc"] = [Span(doc, 4, 6, "PLACE"), Span(doc, 0, 2, "PERSON"), Span(doc, 1, 2, "X")]
+    doc = nlp(doc)
+    section = parse(render_links(doc, linker_kb(nlp), spans_key="sc")).docs[0]
+    assert section["text"] == doc.text
+    assert [m["text"] for m in section["marks"]] == ["Mara Quill", "Vell Island"]
+    assert [r["cells"][1] for r in section["rows"]] == [
+        "Mara Quill", "Quill (overlaps an earlier mention; not highlighted)", "Vell Island"
+    ]
+    assert section["marks"][0]["data-kb-id"] == "Q_MARA"
