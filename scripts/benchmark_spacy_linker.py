@@ -6,9 +6,9 @@ with batch sizes 1 and 4 (all the docs in one batch) on the same docs, and their
 Texts are chunks of the zeshel documents (``--zeshel``, by default ``../shared/data/zeshel_tiny``
 beside the repository); without ``--kb`` those documents are also the knowledge base. Each
 batch size runs the whole pipeline (NER, then linking) over all the texts, after one warm-up pass
-over the first two. The default is small (4 docs of 150 words, 29 mentions) so that it ends
-in minutes on a shared 2-core machine, where each mention costs seconds of CPU: with 16 docs
-(``--docs 16 --batch-sizes 1 16``, the earlier default) the first pass had not ended after 14
+over the first two. The default is small (4 docs of 150 words, 29 mentions, 67 CPU s a pass with
+the main job's linker): on a 2-core machine shared with other jobs it took 21 minutes; with 16
+docs (``--docs 16 --batch-sizes 1 16``, the earlier default) the first pass had not ended after 14
 minutes there. Wall time and the process's CPU time are both printed (on a shared machine the
 wall clock includes waiting for the CPU), and plotted against the batch size in
 ``--plot-dir`` (default ``docs/``) as ``spacy_linker_throughput.png``.
