@@ -54,7 +54,8 @@ Plots: the figures of the tables are written as PNGs to ``--plot-dir`` (default 
 ``linker_candidates_throughput.png`` (against the candidate count), captioned with the machine and
 the command.
 
-Usage (the default is a short run, a few minutes on 2 cores)::
+Usage (the default run took about 6 CPU minutes, 48 minutes of wall clock on a 2-core machine
+shared with other jobs)::
 
     python scripts/benchmark_linker.py                     # 1 mention per configuration
     python scripts/benchmark_linker.py --no-train --chunks 16
