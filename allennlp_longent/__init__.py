@@ -1,16 +1,12 @@
 """allennlp-longent: long-range, entity-aware models for AllenNLP.
 
-Importing the package (``--include-package allennlp_longent``) registers every component.
+Importing the package is cheap: it only sets the configs' variable defaults
+(:mod:`allennlp_longent.config_defaults`), so that spaCy's factory entry point and the ``longent``
+command line start without torch or AllenNLP. Components are registered with AllenNLP by
+``--include-package allennlp_longent``, by the repository's ``.allennlp_plugins`` file, or from
+Python by ``import allennlp_longent.components``.
 """
 
 from allennlp_longent.config_defaults import apply_config_defaults
 
 apply_config_defaults()
-
-from allennlp_longent import (  # noqa: E402
-    entity_nlm,  # noqa: F401
-    entity_typing,  # noqa: F401
-    linking,  # noqa: F401
-    modules,  # noqa: F401
-    relations,  # noqa: F401
-)
