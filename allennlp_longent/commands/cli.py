@@ -44,7 +44,14 @@ def main(argv: Optional[List[str]] = None) -> None:
     if not hasattr(args, "func"):
         build_parser().print_help()
         sys.exit(2)
-    args.func(args)
+    try:
+        args.func(args)
+    except ModuleNotFoundError as error:
+        if error.name != "allennlp":
+            raise
+        from allennlp_longent import require_allennlp
+
+        require_allennlp()  # raises the error that prints the install command
 
 
 if __name__ == "__main__":
