@@ -48,11 +48,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> None:
+    files = [existing_file(path, "entity file") for path in args.entities]
+    refuse_existing([args.kb_dir], args.overwrite)
     from allennlp_longent.linking.candidates import CandidateGenerator
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
-    files = [existing_file(path, "entity file") for path in args.entities]
-    refuse_existing([args.kb_dir], args.overwrite)
     kb = KnowledgeBase(CandidateGenerator.by_name("bm25")(k1=args.k1, b=args.b))
     count = kb.add_files(files)
     with atomic_dir(args.kb_dir) as partial:
@@ -63,10 +63,10 @@ def run_build(args: argparse.Namespace) -> None:
 def run_add(args: argparse.Namespace) -> None:
     """Every file is read and checked before the KB changes; the entity file is replaced
     atomically, in place, so running linkers watching it see the new entities."""
-    from allennlp_longent.linking.knowledge_base import KnowledgeBase
-
     existing_dir(args.kb_dir, "knowledge base", ENTITIES_FILE)
     files = [existing_file(path, "entity file") for path in args.entities]
+    from allennlp_longent.linking.knowledge_base import KnowledgeBase
+
     kb = KnowledgeBase.load(args.kb_dir)
     count = kb.add_files(files)
     kb.save(args.kb_dir)
@@ -74,9 +74,9 @@ def run_add(args: argparse.Namespace) -> None:
 
 
 def run_search(args: argparse.Namespace) -> None:
+    existing_dir(args.kb_dir, "knowledge base", ENTITIES_FILE)
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
-    existing_dir(args.kb_dir, "knowledge base", ENTITIES_FILE)
     kb = KnowledgeBase.load(args.kb_dir)
     for entity, score in kb.candidates([args.query], args.top_k)[0]:
         print(f"{score:8.4f}  {entity.id}  {entity.title}")
