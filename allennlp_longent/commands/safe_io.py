@@ -10,6 +10,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Union
 
+from allennlp_longent.paths import check_archive, describe
+
 PathLike = Union[str, Path]
 
 
@@ -27,14 +29,6 @@ def reporting_errors(command: Callable[[argparse.Namespace], None]) -> Callable:
             raise SystemExit(f"error: {error}") from error
 
     return run
-
-
-def describe(path: PathLike) -> str:
-    """``path`` with its absolute form and, when relative, the directory it was taken from."""
-    path = Path(path)
-    if path.expanduser().is_absolute():
-        return str(path)
-    return f"{path} (resolved: {path.absolute()}, relative to {os.getcwd()})"
 
 
 def existing_file(path: PathLike, what: str) -> Path:
@@ -56,18 +50,8 @@ def existing_dir(path: PathLike, what: str, holding: Optional[str] = None) -> Pa
 
 def model_archive(path: PathLike) -> Path:
     """An existing, readable ``model.tar.gz`` (AllenNLP's own error names no file)."""
-    import tarfile
-
-    path = existing_file(path, "model archive")
-    try:
-        with tarfile.open(path) as archive:
-            names = archive.getnames()
-    except (tarfile.TarError, EOFError, OSError) as error:
-        message = f"model archive {describe(path)} is not a readable tar.gz: {error}"
-        raise CommandError(message) from error
-    if "config.json" not in names:
-        raise CommandError(f"model archive {describe(path)} holds no config.json")
-    return path
+    existing_file(path, "model archive")
+    return check_archive(path)
 
 
 def refuse_existing(targets: Iterable[PathLike], overwrite: bool) -> None:

@@ -18,6 +18,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import minibatch
 
+from allennlp_longent.paths import check_archive
+
 if TYPE_CHECKING:  # imported where used: spaCy loads this module for every pipeline
     from allennlp.data import DatasetReader
     from allennlp.models import Model
@@ -119,6 +121,7 @@ class LongentLinker:
 
             if not Path(self.archive).is_file():
                 raise FileNotFoundError(f"{self.name}: model archive not found: {self.archive}")
+            check_archive(self.archive)
             loaded = load_archive(self.archive, cuda_device=self.cuda_device)
             loaded.model.eval()
             self._model = (loaded.model, loaded.validation_dataset_reader)

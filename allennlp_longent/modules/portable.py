@@ -17,6 +17,8 @@ import re
 from pathlib import Path
 from typing import Iterator, Optional, Tuple
 
+from allennlp_longent.paths import describe
+
 TRANSFORMERS_DIR = "transformers"
 
 
@@ -56,9 +58,7 @@ def looks_like_path(model_name: str) -> bool:
 
 
 def missing_path_message(model_name: str, serialization_dir: Optional[str] = None) -> str:
-    resolved = Path(model_name).expanduser().absolute()
-    relative = "" if Path(model_name).expanduser().is_absolute() else f", relative to {os.getcwd()}"
-    message = f"transformer checkpoint {model_name!r} not found: {resolved}{relative}"
+    message = f"transformer checkpoint not found: {describe(model_name)}"
     if serialization_dir is not None:
         message += (
             f"; {serialization_dir} holds no copy of it under {TRANSFORMERS_DIR}/ (configs "

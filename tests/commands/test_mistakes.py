@@ -149,3 +149,38 @@ def test_cli_knows_every_position_initializer():
     from allennlp_longent.modules.position_extension import PositionInitializer
 
     assert INITIALIZERS == tuple(sorted(PositionInitializer.list_available()))
+
+
+def test_wrong_zeshel_root_names_the_missing_folder(tiny_bert_dir, tmp_path, monkeypatch):
+    from allennlp_longent.linking.dataset_readers.zeshel import ZeshelReader
+    from allennlp_longent.modules.extended_transformer import (
+        ExtendedPretrainedTransformerTokenizer,
+    )
+
+    monkeypatch.chdir(tmp_path)
+    reader = ZeshelReader(ExtendedPretrainedTransformerTokenizer(str(tiny_bert_dir), 64),
+                          max_length=64)
+    with pytest.raises(FileNotFoundError) as raised:
+        list(reader.read("data/zeshel/mentions/val.json"))
+    assert str(raised.value) == (
+        "mention file data/zeshel/mentions/val.json: folder not found: data (resolved: "
+        f"{tmp_path}/data, relative to {tmp_path})"
+    )
+
+
+def test_spacy_component_names_a_corrupt_archive(tmp_path):
+    import spacy
+
+    broken = tmp_path / "model.tar.gz"
+    broken.write_bytes(b"\x1f\x8b truncated")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns([{"label": "E", "pattern": "Mara"}])
+    nlp.add_pipe("longent_linker", config={"archive": str(broken), "kb": str(FIXTURES / "kb")})
+    from allennlp_longent.linking.knowledge_base import KnowledgeBase
+
+    kb = KnowledgeBase()
+    kb.add_files([ENTITIES])
+    kb.save(tmp_path / "kb")
+    nlp.get_pipe("longent_linker").kb_path = str(tmp_path / "kb")
+    with pytest.raises(ValueError, match=f"model archive {broken} is not a readable tar.gz"):
+        nlp("Mara Quill")
