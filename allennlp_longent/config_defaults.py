@@ -40,3 +40,13 @@ def config_defaults() -> Dict[str, str]:
 def apply_config_defaults() -> None:
     for name, value in config_defaults().items():
         os.environ.setdefault(name, value)
+
+
+if __name__ == "__main__":  # python -m allennlp_longent.config_defaults LONGENT_MINILM
+    import sys
+
+    defaults = config_defaults()
+    for name in sys.argv[1:] or sorted(defaults):
+        if name not in defaults:
+            raise SystemExit(f"unknown variable {name}; known: {', '.join(sorted(defaults))}")
+        print(os.environ.get(name, defaults[name]) if sys.argv[1:] else f"{name}={defaults[name]}")

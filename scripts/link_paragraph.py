@@ -8,7 +8,7 @@ import argparse
 
 import spacy
 
-import allennlp_longent  # noqa: F401  (registers the spaCy factory and the model)
+import allennlp_longent.components  # noqa: F401  (registers the spaCy factory and the model)
 
 PARAGRAPH = (
     "Before dawn the caravan left the ring of palms and turned east along the Salt Way . "

@@ -11,7 +11,7 @@ import json
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
-import allennlp_longent  # noqa: F401  (registers the components)
+import allennlp_longent.components  # noqa: F401  (registers the components)
 
 METRICS = (
     ("normalized_acc_macro", "normalized accuracy (macro over worlds)"),

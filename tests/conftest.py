@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 import torch
 
+import allennlp_longent.components  # noqa: F401  (registers every component for every test)
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = REPO_ROOT / "fixtures"
 SHARED_DATA = Path(os.environ.get("LONGENT_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))

@@ -4,11 +4,12 @@ import argparse
 from pathlib import Path
 from typing import Dict, Tuple
 
-from allennlp_longent.commands.kb import reporting_errors
-from allennlp_longent.linking.candidates.zeshel import (
-    ZeshelCandidates,
-    recall_by_world,
-    write_candidates,
+from allennlp_longent.commands.safe_io import (
+    atomic_file,
+    existing_dir,
+    existing_file,
+    refuse_existing,
+    reporting_errors,
 )
 
 
@@ -38,18 +39,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    splits = args.splits or sorted(p.stem for p in (args.data_dir / "mentions").glob("*.json"))
+    from allennlp_longent.linking.candidates.zeshel import (
+        ZeshelCandidates,
+        recall_by_world,
+        write_candidates,
+    )
+
+    existing_dir(args.data_dir, "zeshel data folder", "documents")
+    mentions = existing_dir(args.data_dir / "mentions", "mentions folder")
+    splits = args.splits or sorted(p.stem for p in mentions.glob("*.json"))
     if not splits:
         raise SystemExit(f"no mention files in {args.data_dir / 'mentions'}")
+    for split in splits:
+        existing_file(mentions / f"{split}.json", f"mention file of split {split!r}")
     output_dir = args.output_dir or args.data_dir / "tfidf_candidates"
     targets = {split: output_dir / f"{split}.json" for split in splits}
-    existing = [str(path) for path in targets.values() if path.exists()]
-    if existing and not args.overwrite:
-        raise SystemExit(f"refusing to overwrite {existing} (pass --overwrite)")
-    output_dir.mkdir(parents=True, exist_ok=True)
+    refuse_existing(targets.values(), args.overwrite)
     generator = ZeshelCandidates(args.data_dir, args.top_k, args.context_words)
     for split, target in targets.items():
-        results = write_candidates(generator.split(split, not args.no_progress), target)
+        with atomic_file(target) as partial:
+            results = write_candidates(generator.split(split, not args.no_progress), partial)
         print(f"{target}: {len(results)} mentions")
         print(format_recall(recall_by_world(results), args.top_k))
 

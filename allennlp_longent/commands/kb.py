@@ -2,10 +2,16 @@
 
 import argparse
 from pathlib import Path
-from typing import Callable
 
-from allennlp_longent.linking.candidates import CandidateGenerator
-from allennlp_longent.linking.knowledge_base import ENTITIES_FILE, KnowledgeBase
+from allennlp_longent.commands.safe_io import (
+    atomic_dir,
+    existing_dir,
+    existing_file,
+    refuse_existing,
+    reporting_errors,
+)
+
+ENTITIES_FILE = "entities.jsonl"  # allennlp_longent.linking.knowledge_base.ENTITIES_FILE
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,35 +47,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     search.set_defaults(func=reporting_errors(run_search))
 
 
-def reporting_errors(command: Callable[[argparse.Namespace], None]) -> Callable:
-    """Bad input ends the command with its message (file and line), not a traceback."""
-
-    def run(args: argparse.Namespace) -> None:
-        try:
-            command(args)
-        except (ValueError, FileNotFoundError) as error:
-            raise SystemExit(f"error: {error}") from error
-
-    return run
-
-
 def run_build(args: argparse.Namespace) -> None:
-    if (args.kb_dir / ENTITIES_FILE).exists() and not args.overwrite:
-        raise SystemExit(f"{args.kb_dir} already holds a knowledge base (pass --overwrite)")
+    files = [existing_file(path, "entity file") for path in args.entities]
+    refuse_existing([args.kb_dir], args.overwrite)
+    from allennlp_longent.linking.candidates import CandidateGenerator
+    from allennlp_longent.linking.knowledge_base import KnowledgeBase
+
     kb = KnowledgeBase(CandidateGenerator.by_name("bm25")(k1=args.k1, b=args.b))
-    count = kb.add_files(args.entities)
-    kb.save(args.kb_dir)
+    count = kb.add_files(files)
+    with atomic_dir(args.kb_dir) as partial:
+        kb.save(partial)
     print(f"{args.kb_dir}: {count} entities")
 
 
 def run_add(args: argparse.Namespace) -> None:
+    """Every file is read and checked before the KB changes; the entity file is replaced
+    atomically, in place, so running linkers watching it see the new entities."""
+    existing_dir(args.kb_dir, "knowledge base", ENTITIES_FILE)
+    files = [existing_file(path, "entity file") for path in args.entities]
+    from allennlp_longent.linking.knowledge_base import KnowledgeBase
+
     kb = KnowledgeBase.load(args.kb_dir)
-    count = kb.add_files(args.entities)
+    count = kb.add_files(files)
     kb.save(args.kb_dir)
     print(f"{args.kb_dir}: added {count} entities, {len(kb)} in all")
 
 
 def run_search(args: argparse.Namespace) -> None:
+    existing_dir(args.kb_dir, "knowledge base", ENTITIES_FILE)
+    from allennlp_longent.linking.knowledge_base import KnowledgeBase
+
     kb = KnowledgeBase.load(args.kb_dir)
     for entity, score in kb.candidates([args.query], args.top_k)[0]:
         print(f"{score:8.4f}  {entity.id}  {entity.title}")

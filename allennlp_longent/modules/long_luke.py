@@ -13,10 +13,11 @@ import torch
 from allennlp.modules.token_embedders import TokenEmbedder
 from torch import nn
 from torch.utils.checkpoint import checkpoint
-from transformers import LukeModel
+from transformers import LukeConfig, LukeModel
 
 from allennlp_longent.modules.entity_aware_attention import EntityAwareSelfAttention, WordEntityMask
 from allennlp_longent.modules.luke_checkpoint import load_luke_model
+from allennlp_longent.modules.portable import naming_checkpoint, resolve_model_name, save_copy
 from allennlp_longent.modules.position_extension import (
     PositionInitializer,
     extend_position_embeddings,
@@ -152,6 +153,8 @@ class LongLukeEmbedder(TokenEmbedder):
     extension with ``position_init`` (E_repeat by default). ``num_task_entities``: replaces the
     entity vocabulary by ``[PAD]`` (0), ``[MASK]`` (1), ``[MASK2]`` (2), ..., all starting as the
     checkpoint's ``[MASK]`` entity. ``output``: ``"words"``, ``"entities"`` or ``"both"`` (a tuple).
+    With AllenNLP's ``serialization_dir`` the converted config and the tokenizer are kept there and
+    archived (:mod:`allennlp_longent.modules.portable`).
     """
 
     def __init__(
@@ -165,13 +168,21 @@ class LongLukeEmbedder(TokenEmbedder):
         num_task_entities: Optional[int] = None,
         gradient_checkpointing: bool = False,
         train_parameters: bool = True,
+        serialization_dir: Optional[str] = None,
     ) -> None:
         super().__init__()
         if output not in OUTPUTS:
             raise ValueError(f"output must be one of {OUTPUTS}, got {output!r}")
-        luke = load_luke_model(model_name, num_task_entities)
+        source, from_copy = resolve_model_name(model_name, serialization_dir)
+        if from_copy:  # the converted architecture; the archive's weights replace its values
+            luke = LukeModel(LukeConfig.from_pretrained(source), add_pooling_layer=False)
+        else:
+            with naming_checkpoint(source):
+                luke = load_luke_model(source, num_task_entities)
         if max_length is not None:
             extend_position_embeddings(luke, max_length, position_init)
+        if not from_copy:
+            save_copy(model_name, serialization_dir, luke.config, source)
         self.encoder = LongLukeEncoder(luke, attention_window, gradient_checkpointing)
         self.output = output
         if not train_parameters:

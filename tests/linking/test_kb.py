@@ -111,6 +111,6 @@ def test_kb_commands(tmp_path, capsys):
     assert set(records[0]) == {"id", "title", "description"}
     with pytest.raises(SystemExit, match="already in the knowledge base"):
         main(["kb", "add", kb_dir, str(KB_FIXTURES / "more_entities.jsonl")])
-    with pytest.raises(SystemExit, match="already holds a knowledge base"):
+    with pytest.raises(SystemExit, match="refusing to overwrite .*kb .pass --overwrite"):
         main(["kb", "build", kb_dir, str(KB_FIXTURES / "entities.jsonl")])
     assert len(KnowledgeBase.load(kb_dir)) == 5

@@ -84,6 +84,22 @@ def test_long_threshold_moves_the_boundary():
     assert values["normalized_acc_short"] == pytest.approx(1 / 2)
 
 
+def test_empty_buckets_are_absent_not_zero():
+    """Only short mentions, and a world whose one mention has its gold outside the candidates:
+    no long accuracy and no accuracy for that world (not 0.0), and the macro average is over the
+    world that has one."""
+    metric = ZeshelAccuracy(long_threshold=512, recall_at=(1,))
+    scores = torch.tensor([[3.0, 1.0], [1.0, 3.0], [1.0, 3.0]])
+    metric(scores, torch.ones(3, 2, dtype=torch.bool), torch.tensor([0, 0, -1]),
+           ["a", "a", "b"], [10, 20, 30])
+    values = metric.get_metric()
+    assert "normalized_acc_long" not in values and values["mentions_long"] == 0.0
+    assert values["normalized_acc_short"] == pytest.approx(1 / 2)
+    assert "world_b_normalized_acc" not in values and values["world_a_normalized_acc"] == 0.5
+    assert values["normalized_acc_macro"] == pytest.approx(1 / 2)  # world a only
+    assert values["unnormalized_acc_macro"] == pytest.approx((1 / 2 + 0) / 2)
+
+
 def test_padding_never_wins_even_with_the_highest_score():
     metric = ZeshelAccuracy(recall_at=(1,))
     scores = torch.tensor([[0.0, 1.0, 50.0]])

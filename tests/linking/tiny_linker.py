@@ -88,6 +88,7 @@ def build_tiny_linker(root: Path) -> Tuple[Path, Path]:
         },
         "data_loader": {"batch_size": 3, "shuffle": False},
         "trainer": {"num_epochs": 3, "optimizer": {"type": "adam", "lr": 0.01}, "cuda_device": -1},
+        "include_in_archive": ["transformers"],
     }
     train_model(Params(config), root / "run")
     kb = KnowledgeBase()

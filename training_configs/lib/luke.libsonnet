@@ -41,6 +41,8 @@ local experiment(reader, train, validation, model, batch_size, trainer) = {
   data_loader: { batch_size: batch_size, shuffle: true },
   validation_data_loader: { batch_size: batch_size, shuffle: false },
   trainer: trainer,
+  // the converted LUKE config and tokenizer, so the archive loads without the checkpoint
+  include_in_archive: ['transformers'],
 };
 
 {

@@ -45,6 +45,8 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir) = {
     validation_data_path: data_dir + '/mentions/' + validation_split + '.json',
     test_data_path: data_dir + '/mentions/' + test_split + '.json',
     evaluate_on_test: true,
+    // the transformer's config and tokenizer, so the archive loads without the checkpoint
+    include_in_archive: ['transformers'],
     model: {
       type: 'cross_encoder_ranker',
       text_field_embedder: {

@@ -9,12 +9,13 @@ from allennlp.predictors import Predictor
 
 from allennlp_longent.entity_nlm.dataset_readers.base import EntityNlmReader
 from allennlp_longent.entity_nlm.structure import StructureError
+from allennlp_longent.modules.json_lines_predictor import JsonLinesPredictor
 
 Clusters = Sequence[Sequence[Sequence[int]]]
 
 
 @Predictor.register("entity_nlm")
-class EntityNlmPredictor(Predictor):
+class EntityNlmPredictor(JsonLinesPredictor):
     """JSON in: ``{"tokens": [str], "clusters": [[[start, end], ...], ...],
     "candidates": [clusters, ...]}`` with inclusive token spans; ``clusters`` defaults to none and
     ``candidates`` (a k-best list of alternative structures) is optional.

@@ -13,9 +13,11 @@ from allennlp.common.util import JsonDict
 from allennlp.data import Instance
 from allennlp.predictors import Predictor
 
+from allennlp_longent.modules.json_lines_predictor import JsonLinesPredictor
+
 
 @Predictor.register("entity_typing")
-class EntityTypingPredictor(Predictor):
+class EntityTypingPredictor(JsonLinesPredictor):
     def _instances(self, inputs: JsonDict) -> List[Instance]:
         instances = self._dataset_reader.record_to_instances(inputs, "input")
         if not instances:

@@ -17,6 +17,7 @@ from allennlp.data.token_indexers import PretrainedTransformerIndexer, TokenInde
 from allennlp.data.tokenizers import PretrainedTransformerTokenizer, Tokenizer
 
 from allennlp_longent.linking.documents import Document, WorldDocuments, read_json_lines, require
+from allennlp_longent.paths import missing_file_message
 
 logger = logging.getLogger(__name__)
 
@@ -136,6 +137,8 @@ class ZeshelReader(DatasetReader):
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         mentions_path = Path(file_path)
+        if not mentions_path.is_file():  # e.g. a wrong LONGENT_ZESHEL: name the missing folder
+            raise FileNotFoundError(missing_file_message(mentions_path, "mention file"))
         root = mentions_path.parent.parent
         documents = WorldDocuments(self.documents_dir or root / "documents")
         candidates_path = (

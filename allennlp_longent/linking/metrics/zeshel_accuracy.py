@@ -69,11 +69,14 @@ class ZeshelAccuracy(Metric):
                 self._recall[k] += value
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
+        """A bucket (world, long, short) without a mention whose gold is among the candidates
+        has no normalized accuracy: its key is left out, and it is left out of the macro
+        average, rather than reported as 0.0. ``mentions*`` keys still count it."""
         worlds = list(self._worlds.values())
         total = {key: sum(world[key] for world in worlds) for key in COUNTS}
         metrics = {
             "normalized_acc_macro": _mean(
-                [_ratio(w["correct"], w["gold_in_candidates"]) for w in worlds]
+                [w["correct"] / w["gold_in_candidates"] for w in worlds if w["gold_in_candidates"]]
             ),
             "unnormalized_acc_macro": _mean([_ratio(w["correct"], w["mentions"]) for w in worlds]),
             "normalized_acc_micro": _ratio(total["correct"], total["gold_in_candidates"]),
@@ -82,16 +85,18 @@ class ZeshelAccuracy(Metric):
         }
         for bucket in ("long", "short"):
             counts = self._length.get(bucket, _zero_counts())
-            metrics[f"normalized_acc_{bucket}"] = _ratio(
-                counts["correct"], counts["gold_in_candidates"]
-            )
+            if counts["gold_in_candidates"]:
+                metrics[f"normalized_acc_{bucket}"] = (
+                    counts["correct"] / counts["gold_in_candidates"]
+                )
             metrics[f"mentions_{bucket}"] = float(counts["mentions"])
         for k in self.recall_at:
             metrics[f"recall_at_{k}"] = _ratio(self._recall[k], total["mentions"])
         for name, world in sorted(self._worlds.items()):
-            metrics[f"world_{name}_normalized_acc"] = _ratio(
-                world["correct"], world["gold_in_candidates"]
-            )
+            if world["gold_in_candidates"]:
+                metrics[f"world_{name}_normalized_acc"] = (
+                    world["correct"] / world["gold_in_candidates"]
+                )
         if reset:
             self.reset()
         return metrics

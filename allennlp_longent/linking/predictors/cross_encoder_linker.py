@@ -21,12 +21,14 @@ from allennlp.data import Instance
 from allennlp.predictors import Predictor
 
 from allennlp_longent.linking.documents import Document, WorldDocuments
+from allennlp_longent.modules.json_lines_predictor import JsonLinesPredictor
 
 
 @Predictor.register("cross_encoder_linker")
-class CrossEncoderLinkerPredictor(Predictor):
-    def __init__(self, model, dataset_reader, frozen: bool = True) -> None:
-        super().__init__(model, dataset_reader, frozen)
+class CrossEncoderLinkerPredictor(JsonLinesPredictor):
+    def __init__(self, model, dataset_reader, frozen: bool = True,
+                 skip_bad_records: bool = False) -> None:
+        super().__init__(model, dataset_reader, frozen, skip_bad_records)
         self._documents: Dict[str, WorldDocuments] = {}
 
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:

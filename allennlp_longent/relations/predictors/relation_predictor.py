@@ -14,9 +14,11 @@ from allennlp.common.util import JsonDict
 from allennlp.data import Instance
 from allennlp.predictors import Predictor
 
+from allennlp_longent.modules.json_lines_predictor import JsonLinesPredictor
+
 
 @Predictor.register("relation_extraction")
-class RelationExtractionPredictor(Predictor):
+class RelationExtractionPredictor(JsonLinesPredictor):
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:
         instances = self._dataset_reader.record_to_instances(json_dict, "input")
         if len(instances) != 1:
