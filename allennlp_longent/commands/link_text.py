@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--archive", required=True, help="a cross_encoder_ranker model archive")
     parser.add_argument("--kb", required=True, help="knowledge-base directory (longent kb build)")
     parser.add_argument("--output", type=Path, help="JSON-lines output (default: stdout)")
-    parser.add_argument("--overwrite", action="store_true", help="replace an existing --output or --html")
+    parser.add_argument("--overwrite", action="store_true", help="replace existing outputs")
     parser.add_argument(
         "--pipeline", default=DEFAULT_PIPELINE, help="spaCy pipeline (package or path) for spans"
     )
