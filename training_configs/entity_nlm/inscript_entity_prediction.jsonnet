@@ -1,6 +1,7 @@
 // InScript entity prediction (paper §5.3) on $LONGENT_SHARED_DATA/inscript/{train,val}
-// (default ../shared/data, set by allennlp_longent.config_defaults). 8 epochs took 16 minutes
-// on two CPU cores shared with other jobs (about 70 s an epoch when the cores are free).
+// (default ../shared/data, set by allennlp_longent.config_defaults). Lower-cased words, the
+// 1,000 most frequent training types kept (~1K as in §5.3), the rest UNK. The sizes, dropout
+// and optimizer are the best of scripts/search_entity_nlm.py (selected on validation perplexity).
 local lib = import '../lib/entity_nlm.libsonnet';
 local data = std.extVar('LONGENT_SHARED_DATA') + '/inscript';
 
@@ -9,6 +10,9 @@ lib.config(
   train=data + '/train',
   validation=data + '/val',
   model=lib.model(dim=64, dropout=0.2),
-  epochs=8,
+  epochs=5,
   batch_size=16,
+  optimizer=lib.adam(0.001),
+  max_vocab=1000,
+  validation_metric='-perplexity',
 )

@@ -53,12 +53,14 @@ class EntityNLM(Model):
         num_importance_samples: int = 0,
         importance_sample_batch: int = 32,
         namespace: str = "tokens",
+        carry_entity: bool = True,  # TEMPORARY: False zeroes e_current between mentions
     ) -> None:
         super().__init__(vocab)
         self._namespace = namespace
         self._max_length = max_mention_length
         self._truncation = truncation_length
         self._noise = new_entity_noise
+        self._carry = carry_entity
         self.num_importance_samples = num_importance_samples
         self._sample_batch = importance_sample_batch
         vocab_size = vocab.get_vocab_size(namespace)
@@ -100,7 +102,9 @@ class EntityNLM(Model):
         return {"ids": ids, "mask": mask, "hidden": hidden, "previous": previous}
 
     def _new_entity(self, batch: int) -> torch.Tensor:
-        """A fresh entity embedding around r_1, normalised (eq. 7); mean r_1 outside training."""
+        """Embedding of a new entity (eq. 7): u ~ N(r_1, sigma^2 I), e = u / ||u||, one draw per
+        document and step while training; outside training the mean direction r_1 / ||r_1||, so
+        evaluation, prediction and importance sampling are deterministic in this choice."""
         mean = self.r_embeddings[1].expand(batch, -1)
         if self.training and self._noise > 0:
             mean = mean + self._noise * torch.randn_like(mean)
@@ -131,20 +135,21 @@ class EntityNLM(Model):
         slots = int(entity_ids.max().clamp(min=0)) + 2
         hidden, previous = enc["hidden"], enc["previous"]
         query_p, query_q = self.w_entity(previous), self.q_entity(hidden.detach())
-        new_p = (query_p * self.r_embeddings[1]).sum(-1)
-        new_q = (query_q * self.r_embeddings[1].detach()).sum(-1)
         state = EntityState.empty(batch, slots, hidden.size(-1), hidden)
         p_logits, q_logits, currents, recent, counts = [], [], [], [], []
         for t in range(steps):
             if self._truncation and t > 0 and t % self._truncation == 0:
                 state = state.detach()
-            p_logits.append(self.entity_scorer(query_p[:, t], new_p[:, t], state, t))
-            q_logits.append(self.q_entity_scorer(query_q[:, t], new_q[:, t], state.detach(), t))
+            new = self._new_entity(batch)
+            p_logits.append(self.entity_scorer(query_p[:, t], new, state, t))
+            q_logits.append(self.q_entity_scorer(query_q[:, t], new.detach(), state.detach(), t))
             recent.append(state.most_recent())
             counts.append(state.count)
             ids = entity_ids[:, t]
             is_new = starts[:, t] & (ids == state.count)
-            current = state.current(ids, is_new, self._new_entity(batch))
+            current = state.current(ids, is_new, new)
+            if not self._carry:
+                current = current * (ids >= 0)[:, None].to(current.dtype)
             currents.append(current)
             state = self.updater(state, ids, current, hidden[:, t], is_new, t)
         current = torch.stack(currents, 1)
@@ -153,8 +158,8 @@ class EntityNLM(Model):
         q_entity = torch.stack(q_logits, 1).log_softmax(-1)
         gold_r = (entity_ids >= 0).long().unsqueeze(-1)
         gold_l = (lengths.clamp(min=1) - 1).unsqueeze(-1)
-        p_length = self.w_length(torch.cat([previous, current], -1)).log_softmax(-1)
         remaining = mask.sum(1, keepdim=True) - torch.arange(steps, device=mask.device)
+        p_length = length_log_probs(self.w_length(torch.cat([previous, current], -1)), remaining)
         q_length = length_log_probs(
             self.q_length(torch.cat([hidden, current], -1).detach()), remaining
         )
@@ -179,6 +184,7 @@ class EntityNLM(Model):
         out["most_recent"] = torch.stack(recent, 1)
         out["new_entity"] = torch.stack(counts, 1)
         out["mention_starts"] = starts
+        out["e_current"] = current
         return out
 
     # ----- forward ------------------------------------------------------------------------------
@@ -187,6 +193,7 @@ class EntityNLM(Model):
         tokens: TextFieldTensors,
         entity_ids: torch.Tensor,
         mention_lengths: torch.Tensor,
+        sentence_ids: torch.Tensor,
         metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, torch.Tensor]:
         """Loss = -(log p(X, R, E, L) + log q(R, E, L | X)) per token (eq. 9 plus the proposal)."""
@@ -199,11 +206,12 @@ class EntityNLM(Model):
         self._perplexity(scores["log_likelihood"], num_tokens)
         self._word_perplexity(scores["word"], num_tokens)
         self._entity_accuracy(
-            scores["predicted_entities"], entity_ids, scores["new_entity"], scores["most_recent"],
-            scores["mention_starts"],
+            scores["predicted_entities"], entity_ids, scores["mention_starts"], sentence_ids,
+            scores["new_entity"], scores["most_recent"],
         )
         output = {
-            "loss": loss, **scores, "entity_ids": entity_ids, "mention_lengths": mention_lengths
+            "loss": loss, **scores, "entity_ids": entity_ids, "mention_lengths": mention_lengths,
+            "sentence_ids": sentence_ids,
         }
         if not self.training and self.num_importance_samples > 0:
             marginal = self.marginal_log_likelihood(tokens, self.num_importance_samples, enc)
