@@ -16,6 +16,7 @@ from allennlp_longent.entity_nlm.models.heads import (
     EntityScorer,
     EntityState,
     EntityUpdater,
+    decision_points,
     length_log_probs,
 )
 from allennlp_longent.entity_nlm.structure import check_structure
@@ -127,11 +128,7 @@ class EntityNLM(Model):
         predictions of §5.3 made from the left context with the gold history."""
         mask = enc["mask"]
         batch, steps = mask.shape
-        entity_ids = torch.where(mask, entity_ids, torch.full_like(entity_ids, -1))
-        decision = torch.ones_like(mask)
-        decision[:, 1:] = lengths[:, :-1] <= 1
-        decision = decision & mask
-        starts = decision & (entity_ids >= 0)
+        entity_ids, decision, starts = decision_points(entity_ids, lengths, mask)
         slots = int(entity_ids.max().clamp(min=0)) + 2
         hidden, previous = enc["hidden"], enc["previous"]
         query_p, query_q = self.w_entity(previous), self.q_entity(hidden.detach())

@@ -6,6 +6,7 @@ of first mention), the position of each entity's latest mention, the number of e
 """
 
 from dataclasses import dataclass
+from typing import Tuple
 
 import torch
 import torch.nn.functional as F
@@ -114,6 +115,18 @@ class EntityUpdater(nn.Module):
             state.count + is_new.long(),
             torch.where(mentioned[:, None], updated, state.latest),
         )
+
+
+def decision_points(
+    entity_ids: torch.Tensor, lengths: torch.Tensor, mask: torch.Tensor
+) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Entity ids with padding set to -1, the steps where R_t is drawn (t = 0 or the previous
+    mention ended: L_{t-1} = 1) and the mention starts among them; all (batch, time)."""
+    entity_ids = torch.where(mask, entity_ids.long(), torch.full_like(entity_ids.long(), -1))
+    decision = torch.ones_like(mask)
+    decision[:, 1:] = lengths[:, :-1] <= 1
+    decision = decision & mask
+    return entity_ids, decision, decision & (entity_ids >= 0)
 
 
 def length_log_probs(logits: torch.Tensor, remaining: torch.Tensor) -> torch.Tensor:

@@ -10,7 +10,7 @@ from allennlp.nn import util
 from torch import nn
 
 from allennlp_longent.entity_nlm.metrics import EntityPredictionAccuracy
-from allennlp_longent.entity_nlm.models.heads import NEG_INF
+from allennlp_longent.entity_nlm.models.heads import NEG_INF, decision_points
 
 FEATURES = ("log_distance", "inverse_distance", "log_mentions", "most_recent", "new",
             "new_x_log_entities")
@@ -48,19 +48,13 @@ class ShallowEntityBaseline(Model):
         self._accuracy = EntityPredictionAccuracy()
 
     def forward(  # type: ignore[override]
-        self,
-        tokens: TextFieldTensors,
-        entity_ids: torch.Tensor,
-        mention_lengths: torch.Tensor,
-        sentence_ids: torch.Tensor,
-        metadata: Optional[List[Dict[str, Any]]] = None,
+        self, tokens: TextFieldTensors, entity_ids: torch.Tensor, mention_lengths: torch.Tensor,
+        sentence_ids: torch.Tensor, metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, torch.Tensor]:
+        """Loss: cross-entropy of the gold entity at every mention start (§5.3 task)."""
         mask = util.get_text_field_mask(tokens)
-        entity_ids = torch.where(mask, entity_ids.long(), torch.full_like(entity_ids.long(), -1))
+        entity_ids, _, starts = decision_points(entity_ids, mention_lengths, mask)
         batch, steps = mask.shape
-        starts = mask.clone()
-        starts[:, 1:] &= mention_lengths[:, :-1] <= 1
-        starts &= entity_ids >= 0
         slots = int(entity_ids.max().clamp(min=0)) + 2
         last = mask.new_zeros(batch, slots, dtype=torch.float)
         mentions = torch.zeros_like(last)
