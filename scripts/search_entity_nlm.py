@@ -114,15 +114,23 @@ def main() -> None:
 
     def report(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
         rows = [{"number": t.number, "state": t.state.name, "params": t.params, "value": t.value,
-                 **t.user_attrs} for t in study.trials]
+                 "per_epoch": t.intermediate_values, **t.user_attrs} for t in study.trials]
         (args.out / "trials.json").write_text(json.dumps(rows, indent=1))
         print(json.dumps(rows[-1]), flush=True)
 
     study.optimize(lambda t: objective(t, args.out, args.trial_limit), n_trials=args.trials,
                    timeout=args.timeout, callbacks=[report], catch=())
-    best = study.best_trial
-    print("best:", json.dumps({"params": best.params, "validation_perplexity": best.value,
-                               **best.user_attrs}), flush=True)
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    if done:
+        best = min(done, key=lambda t: t.value)
+        print("best:", json.dumps({"params": best.params, "validation_perplexity": best.value,
+                                   **best.user_attrs}), flush=True)
+    else:  # every trial pruned (time limit): the lowest perplexity any trial reached, and when
+        tried = [t for t in study.trials if t.intermediate_values]
+        best = min(tried, key=lambda t: min(t.intermediate_values.values()))
+        print("no trial completed; lowest validation perplexity reached:",
+              json.dumps({"params": best.params, "per_epoch": best.intermediate_values,
+                          **best.user_attrs}), flush=True)
 
 
 if __name__ == "__main__":

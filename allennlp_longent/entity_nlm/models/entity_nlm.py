@@ -54,14 +54,12 @@ class EntityNLM(Model):
         num_importance_samples: int = 0,
         importance_sample_batch: int = 32,
         namespace: str = "tokens",
-        carry_entity: bool = True,  # TEMPORARY: False zeroes e_current between mentions
     ) -> None:
         super().__init__(vocab)
         self._namespace = namespace
         self._max_length = max_mention_length
         self._truncation = truncation_length
         self._noise = new_entity_noise
-        self._carry = carry_entity
         self.num_importance_samples = num_importance_samples
         self._sample_batch = importance_sample_batch
         vocab_size = vocab.get_vocab_size(namespace)
@@ -145,8 +143,6 @@ class EntityNLM(Model):
             ids = entity_ids[:, t]
             is_new = starts[:, t] & (ids == state.count)
             current = state.current(ids, is_new, new)
-            if not self._carry:
-                current = current * (ids >= 0)[:, None].to(current.dtype)
             currents.append(current)
             state = self.updater(state, ids, current, hidden[:, t], is_new, t)
         current = torch.stack(currents, 1)

@@ -52,8 +52,6 @@ def sample_structures(
         entity = torch.where(start, e, torch.where(inside, entity, torch.full_like(entity, -1)))
         is_new = start & (entity == state.count)
         current = state.current(entity, is_new, new)
-        if not model._carry:
-            current = current * (entity >= 0)[:, None].to(current.dtype)
 
         l_q = length_log_probs(
             model.q_length(torch.cat([hidden[:, t], current], -1)), doc_length - t
