@@ -28,6 +28,11 @@ logger = logging.getLogger(__name__)
 class EntityNLM(Model):
     """Generative LM with dynamic entity embeddings and latent R, E, L (paper §2).
 
+    Between mentions e_current (eq. 5, 6) is the latest updated embedding of the most recently
+    mentioned entity (§2.2 step 3; zeros before the first mention). A new entity's embedding is an
+    eq. 7 draw (see ``_new_entity``) that E_t scores like any existing entity (eq. 4), and L_t
+    ranges over the lengths that fit in the document (as the proposal's does).
+
     ``h_t = LSTM(h_{t-1}, x_t)`` reads words only, so the LSTM runs once over the sequence; the
     entity-dependent terms (E_t scores and the eq. 8 updates) run in a loop over time, batched over
     documents. Whole documents are one instance; long documents use truncated back-propagation
