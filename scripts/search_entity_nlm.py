@@ -7,8 +7,10 @@ with the trial's values as overrides (the vocabulary, lower-cased and capped at 
 rest as UNK, and the epochs come from that config). Optuna's TPE sampler proposes the values; a
 median pruner stops a trial whose validation perplexity after an epoch is worse than the median of
 earlier trials at that epoch, and ``--trial-limit`` stops (prunes) a trial at the end of the first
-epoch past that many seconds. Several workers may share one study through ``--storage`` (an Optuna
-journal file). Run it on CPU with a budget, e.g. two workers of
+epoch past that many seconds (the callback runs before AllenNLP saves that epoch's weights, so
+a pruned trial's folder keeps the best weights of the epochs before; its metrics_epoch_*.json
+files have every epoch's figures). Several workers may share one study through ``--storage``
+(an Optuna journal file). Run it on CPU with a budget, e.g. two workers of
 
     nice -n 10 python scripts/search_entity_nlm.py --timeout 2400 --trial-limit 1500 \
         --storage runs/entity_nlm_search/study.log --out runs/entity_nlm_search
