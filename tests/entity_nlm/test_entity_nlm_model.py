@@ -1,4 +1,4 @@
-"""ModelTestCase round trip, batching consistency, entity-prediction metrics and the predictor."""
+"""ModelTestCase round trip, batching consistency, §5.3 entity-prediction metrics, predictor."""
 
 import json
 import tarfile
@@ -10,7 +10,7 @@ from allennlp.predictors import Predictor
 from conftest import FIXTURES
 from entity_nlm_helpers import batch, tiny_model
 
-from allennlp_longent.entity_nlm.metrics import EntityPredictionAccuracy
+from allennlp_longent.entity_nlm.metrics import EntityPredictionAccuracy, protocol_mask
 
 CONFIG = FIXTURES / "entity_nlm" / "experiment.jsonnet"
 DATA = FIXTURES / "entity_nlm" / "tiny.gold_conll"
@@ -29,31 +29,47 @@ class TestEntityNlmModel(ModelTestCase):
         self.ensure_batch_predictions_are_consistent(keys_to_ignore=("loss",))
 
 
-def test_baselines_and_model_predictions_on_a_known_structure():
+def test_baselines_and_model_predictions_under_the_protocol():
     model = tiny_model()
-    # entity ids at mention starts: 0 (new), 1 (new), 0, 1
-    doc = {"tokens": ["mary", "met", "her", "she", "him"],
-           "clusters": [[[0, 0], [3, 3]], [[2, 2], [4, 4]]]}
-    out = model(**batch(model, [doc]))
+    # sentences: "a ." "b ." "c ." "mary met him ." "she saw him ."; entity 0 = a, mary, she;
+    # entity 1 = him, him. Only mention starts from the fourth sentence on are predicted.
+    words = ["a", ".", "b", ".", "c", ".", "mary", "met", "him", ".", "she", "saw", "him", "."]
+    doc = {"tokens": words, "clusters": [[[0, 0], [6, 6], [10, 10]], [[8, 8], [12, 12]]]}
+    data = batch(model, [doc])
+    assert data["sentence_ids"][0].tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4]
+    out = model(**data)
     starts = out["mention_starts"][0]
-    assert starts.tolist() == [True, False, True, True, True]
-    assert out["new_entity"][0][starts].tolist() == [0, 1, 2, 2]
-    assert out["most_recent"][0][starts].tolist() == [0, 0, 1, 0]
+    assert starts.nonzero().squeeze(1).tolist() == [0, 6, 8, 10, 12]
+    assert out["new_entity"][0][starts].tolist() == [0, 1, 1, 2, 2]
+    assert out["most_recent"][0][starts].tolist() == [0, 0, 0, 1, 0]
     predicted = out["predicted_entities"][0][starts]
     assert predicted[0] == 0  # with no entity yet, the only choice is a new one
     metrics = model.get_metrics(reset=True)
-    assert metrics["baseline_new_acc"] == 0.5  # right on the two first mentions
-    assert metrics["baseline_recent_acc"] == 0.25  # right only at t=0
-    gold = torch.tensor([0, 1, 0, 1])
-    assert metrics["entity_acc"] == float((predicted == gold).float().mean())
+    assert metrics["baseline_new_acc"] == 0.25  # gold 0, 1, 0, 1 at 6, 8, 10, 12: right at 8
+    assert metrics["baseline_recent_acc"] == 0.25  # right only at 6
+    gold = torch.tensor([0, 0, 1, 0, 1])
+    correct = (predicted == gold).tolist()
+    assert metrics["entity_acc"] == sum(correct[1:]) / 4
+    assert metrics["entity_acc_all_mentions"] == sum(correct) / 5
 
 
-def test_entity_prediction_metric_counts_only_masked_positions():
-    metric = EntityPredictionAccuracy()
-    metric(torch.tensor([1, 0, 5]), torch.tensor([1, 1, 5]), torch.tensor([1, 2, 0]),
-           torch.tensor([0, 1, 0]), torch.tensor([True, True, False]))
+def test_protocol_mask_skips_three_sentences_and_caps_predictions():
+    starts = torch.tensor([[1, 1, 0, 1, 1, 1, 1, 0], [1, 0, 1, 0, 1, 0, 1, 1]]).bool()
+    sentences = torch.tensor([[0, 2, 3, 3, 4, 5, 6, 6], [3, 3, 3, 3, 3, -1, -1, -1]])
+    mask = protocol_mask(starts, sentences, skip_sentences=3, max_predictions=3)
+    assert mask.long().tolist() == [[0, 0, 0, 1, 1, 1, 0, 0], [1, 0, 1, 0, 1, 0, 0, 0]]
+
+
+def test_entity_prediction_metric_counts_protocol_and_all_mentions():
+    metric = EntityPredictionAccuracy(skip_sentences=1, max_predictions=2)
+    predicted, gold = torch.tensor([[0, 1, 0, 2]]), torch.tensor([[0, 1, 1, 2]])
+    starts = torch.tensor([[True, True, True, True]])
+    sentences = torch.tensor([[0, 1, 1, 1]])  # the first is skipped, the last is past the cap
+    new, recent = torch.tensor([[0, 1, 2, 2]]), torch.tensor([[0, 0, 1, 0]])
+    metric(predicted, gold, starts, sentences, new, recent)
     assert metric.get_metric(reset=True) == {
-        "entity_acc": 0.5, "baseline_new_acc": 0.5, "baseline_recent_acc": 0.5,
+        "entity_acc": 0.5, "entity_acc_all_mentions": 0.75, "baseline_new_acc": 0.5,
+        "baseline_recent_acc": 0.5,
     }
 
 

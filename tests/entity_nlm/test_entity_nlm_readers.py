@@ -1,5 +1,7 @@
 """Readers (CoNLL-2012, InScript) and the handling of bad input."""
 
+import logging
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -18,9 +20,17 @@ def _structure(instance):
     return instance["entity_ids"].tensor.tolist(), instance["mention_lengths"].tensor.tolist()
 
 
-def test_conll_fixture_keeps_outermost_and_drops_singletons():
-    docs = list(EntityNlmConllReader().read(FIXTURES / "entity_nlm" / "tiny.gold_conll"))
+def test_conll_fixture_keeps_outermost_and_drops_singletons(caplog):
+    reader = EntityNlmConllReader()
+    with caplog.at_level(logging.WARNING):
+        docs = list(reader.read(FIXTURES / "entity_nlm" / "tiny.gold_conll"))
     assert len(docs) == 2
+    assert reader.dropped == Counter(nested_dropped=1, singletons_dropped=1)
+    assert "tiny.gold_conll: dropped 1 nested mentions (outermost kept), 1 singleton mentions" in (
+        caplog.text
+    )
+    # blank lines end sentences: "Mary Smith met her brother ." "She gave him a book ." ...
+    assert docs[0]["sentence_ids"].tensor.tolist() == [0] * 6 + [1] * 6 + [2] * 5
     ids, lengths = _structure(docs[0])
     # Mary Smith(0) met [her(0)] brother(1) . She(0) gave him(1) a book(2) . The book(2) ...
     assert ids[:12] == [0, 0, -1, 1, 1, -1, 0, -1, 1, 2, 2, -1]
@@ -46,6 +56,10 @@ def test_inscript_joins_pieces_and_renumbers_entities():
     assert len(docs) == 86 and reader.skipped_empty == 0
     words = docs[0]["metadata"]["words"]
     assert words[:6] == ["This", "morning", "I", "decided", "to", "take"]
+    sentences = docs[0]["sentence_ids"].tensor.tolist()
+    first_stop = words.index(".")
+    assert sentences[: first_stop + 2] == [0] * (first_stop + 1) + [1]
+    assert sentences[-1] == sum(w in ".!?" for w in words[:-1])
     assert "," in words and not any(w.startswith("\u2581") for w in words)
     for doc in docs:
         ids, lengths = _structure(doc)

@@ -1,4 +1,4 @@
-// EntityNLM (Ji et al. 2017) building blocks: readers, model and a full training config.
+// EntityNLM (Ji et al. 2017) building blocks: readers, model, optimizers and a training config.
 // Experiments in training_configs/entity_nlm/ call `config(...)` with their own sizes and paths.
 {
   inscript_reader(max_instances=null):: {
@@ -16,6 +16,10 @@
     [if max_instances != null then 'max_instances']: max_instances,
   },
 
+  // The two optimizers of the paper's search (§5): Adam 1e-3 and AdaGrad 0.1.
+  adam(lr=0.001):: { type: 'adam', lr: lr },
+  adagrad(lr=0.1):: { type: 'adagrad', lr: lr },
+
   model(dim=64, dropout=0.2, truncation_length=null, importance_samples=0):: {
     type: 'entity_nlm',
     embedding_dim: dim,
@@ -27,11 +31,17 @@
     [if truncation_length != null then 'truncation_length']: truncation_length,
   },
 
-  config(reader, train, validation, model, epochs, batch_size=16, lr=0.003, min_count=2,
-         max_vocab=null, validation_metric='+entity_acc', patience=null):: {
+  // The §5.3 shallow-feature baseline (recency and frequency), trained on the train split only.
+  shallow_baseline():: { type: 'entity_nlm_shallow_baseline' },
+
+  // max_vocab caps the word types (the rest become @@UNKNOWN@@), counted on the training data.
+  // validation=null trains without looking at validation data (the last epoch is kept).
+  config(reader, train, validation, model, epochs, batch_size=16, optimizer=$.adam(0.003),
+         min_count=2, max_vocab=null, validation_metric='+entity_acc', patience=null):: {
     dataset_reader: reader,
     train_data_path: train,
-    validation_data_path: validation,
+    [if validation != null then 'validation_data_path']: validation,
+    datasets_for_vocab_creation: ['train'],
     vocabulary: {
       min_count: { tokens: min_count },
       [if max_vocab != null then 'max_vocab_size']: { tokens: max_vocab },
@@ -41,7 +51,7 @@
       batch_sampler: { type: 'bucket', batch_size: batch_size, sorting_keys: ['tokens'] },
     },
     trainer: {
-      optimizer: { type: 'adam', lr: lr },
+      optimizer: optimizer,
       num_epochs: epochs,
       grad_norm: 5.0,
       validation_metric: validation_metric,

@@ -1,6 +1,7 @@
 """Shared instance construction for the EntityNLM readers (Ji et al. 2017, §2 latent variables)."""
 
 import logging
+from collections import Counter
 from typing import Dict, Iterable, List, Optional, Sequence
 
 import torch
@@ -20,12 +21,26 @@ from allennlp_longent.entity_nlm.structure import (
 logger = logging.getLogger(__name__)
 
 
+SENTENCE_END = frozenset({".", "!", "?"})
+
+
+def punctuation_sentences(words: Sequence[str]) -> List[int]:
+    """0-based sentence index of each word; a sentence ends after ".", "!" or "?"."""
+    ids, sentence = [], 0
+    for word in words:
+        ids.append(sentence)
+        sentence += word in SENTENCE_END
+    return ids
+
+
 class EntityNlmReader(DatasetReader):
     """Base reader: one instance per document with fields ``tokens``, ``entity_ids`` (E_t, -1 off
-    mentions), ``mention_lengths`` (L_t) and ``metadata`` (source, words, line of each token).
+    mentions), ``mention_lengths`` (L_t), ``sentence_ids`` (0-based sentence of each token, for the
+    §5.3 protocol) and ``metadata`` (source, words, line of each token, drop counts).
 
-    Empty documents are skipped, counted and logged; other bad input raises ``StructureError``
-    naming the file and line.
+    Empty documents are skipped, counted and logged; mentions dropped by ``build_structure``
+    (nested, singleton, too long) are counted in ``dropped`` and logged per document (info) and per
+    file (warning); other bad input raises ``StructureError`` naming the file and line.
     """
 
     def __init__(
@@ -44,10 +59,14 @@ class EntityNlmReader(DatasetReader):
         self._long_mentions = long_mentions
         self._lowercase = lowercase
         self.skipped_empty = 0
+        self.dropped: Counter = Counter()
 
-    def documents_to_instances(self, documents: Iterable[dict]) -> Iterable[Instance]:
-        """Documents are dicts ``{words, mentions, source, lines, [document]}`` from a parser;
-        ``source`` names the file, ``document`` (optional) the document inside it."""
+    def documents_to_instances(self, documents: Iterable[dict], file: str) -> Iterable[Instance]:
+        """Documents of ``file`` are dicts ``{words, mentions, source, lines, [document],
+        [sentences]}`` from a parser; ``source`` names the file (and line), ``document``
+        (optional) the document inside it, ``sentences`` the sentence index of each word
+        (default: split after sentence-final punctuation)."""
+        before = Counter(self.dropped)
         for document in documents:
             if not document["words"]:
                 self.skipped_empty += 1
@@ -55,6 +74,9 @@ class EntityNlmReader(DatasetReader):
                                document.get("document", ""), self.skipped_empty)
                 continue
             yield self._instance(**document)
+        in_file = self.dropped - before
+        if in_file:
+            logger.warning("%s: dropped %s", file, _describe(in_file))
 
     def text_to_instance(  # type: ignore[override]
         self, words: List[str], clusters: Sequence[Sequence[Sequence[int]]] = (),
@@ -67,21 +89,27 @@ class EntityNlmReader(DatasetReader):
 
     def _instance(
         self, words: List[str], mentions: List[Mention], source: str, lines: Optional[List[int]],
-        document: str = "",
+        document: str = "", sentences: Optional[List[int]] = None,
     ) -> Instance:
         entity_ids, lengths, stats = build_structure(
             len(words), mentions, self._max_mention_length, source, self._singletons,
             self._long_mentions,
         )
-        if stats["long_dropped"]:
-            logger.warning("%s: dropped %d mentions longer than %d tokens", source,
-                           stats["long_dropped"], self._max_mention_length)
+        drops = Counter({k: v for k, v in stats.items() if v})
+        if drops:
+            self.dropped.update(drops)
+            logger.info("%s %s: dropped %s", source, document, _describe(drops))
         check_structure(entity_ids, lengths, self._max_mention_length, source)
+        sentences = punctuation_sentences(words) if sentences is None else sentences
+        if len(sentences) != len(words):
+            raise StructureError(f"{source} {document}: {len(sentences)} sentence ids for "
+                                 f"{len(words)} words")
         text = [Token(w.lower() if self._lowercase else w) for w in words]
         fields = {
             "tokens": TextField(text, self._token_indexers),
             "entity_ids": TensorField(torch.tensor(entity_ids), padding_value=NO_ENTITY),
             "mention_lengths": TensorField(torch.tensor(lengths), padding_value=0),
+            "sentence_ids": TensorField(torch.tensor(sentences), padding_value=-1),
             "metadata": MetadataField(
                 {"source": source, "document": document, "words": words, "lines": lines,
                  "stats": stats}
@@ -91,3 +119,9 @@ class EntityNlmReader(DatasetReader):
 
     def apply_token_indexers(self, instance: Instance) -> None:
         instance.fields["tokens"].token_indexers = self._token_indexers  # type: ignore
+
+
+def _describe(drops: Counter) -> str:
+    names = {"nested_dropped": "nested mentions (outermost kept)",
+             "singletons_dropped": "singleton mentions", "long_dropped": "over-long mentions"}
+    return ", ".join(f"{drops[k]} {names[k]}" for k in names if drops[k])

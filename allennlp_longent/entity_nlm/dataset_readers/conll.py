@@ -35,13 +35,15 @@ class EntityNlmConllReader(EntityNlmReader):
         if not files:
             raise FileNotFoundError(f"{file_path}: no *gold_conll files")
         for file in files:
-            yield from self.documents_to_instances(parse_gold_conll(file))
+            yield from self.documents_to_instances(parse_gold_conll(file), str(file))
 
 
 def parse_gold_conll(path: Path) -> Iterator[Dict]:
-    """Yields ``{words, mentions, source, lines}`` per document part, 1-based line numbers."""
+    """Yields ``{words, mentions, source, lines, document, sentences}`` per document part, with
+    1-based line numbers; a blank line ends a sentence."""
     document = None
     open_mentions: Dict[int, List[tuple]] = {}
+    sentence, blank = 0, False
     with open(path, encoding="utf-8") as handle:
         for number, raw in enumerate(handle, start=1):
             line = raw.strip()
@@ -52,7 +54,8 @@ def parse_gold_conll(path: Path) -> Iterator[Dict]:
                     raise StructureError(f"{where}: #begin document before #end document")
                 name = f"{begin.group(1)} part {int(begin.group(2)):03d}"
                 document = {"words": [], "mentions": [], "source": str(path), "lines": [],
-                            "document": name}
+                            "document": name, "sentences": []}
+                sentence, blank = 0, False
                 open_mentions = {}
             elif line.startswith("#end document"):
                 if document is None:
@@ -63,9 +66,15 @@ def parse_gold_conll(path: Path) -> Iterator[Dict]:
                     raise StructureError(f"{path}:{opened}: cluster {cluster} never closed")
                 yield document
                 document = None
-            elif line:
+            elif not line:
+                blank = True
+            else:
                 if document is None:
                     raise StructureError(f"{where}: token line outside a document")
+                if blank and document["words"]:
+                    sentence += 1
+                blank = False
+                document["sentences"].append(sentence)
                 columns = line.split()
                 if len(columns) < 12:
                     raise StructureError(f"{where}: {len(columns)} columns, gold_conll needs >= 12")

@@ -26,6 +26,7 @@ class EntityNlmInscriptReader(EntityNlmReader):
     and a word whose first piece is labelled ``X`` (punctuation, a few numbers) is no mention.
     Consecutive words with the same index form one mention. Indices are renumbered in order of first
     mention. Singletons are kept by default (``singletons=True``): every mention is predicted.
+    Sentences end after ".", "!" or "?" (the files mark no sentence boundary otherwise).
     """
 
     def __init__(self, singletons: bool = True, **kwargs) -> None:
@@ -37,7 +38,7 @@ class EntityNlmInscriptReader(EntityNlmReader):
         if not files:
             raise FileNotFoundError(f"{file_path}: no files")
         for file in files:
-            yield from self.documents_to_instances(parse_inscript(file))
+            yield from self.documents_to_instances(parse_inscript(file), str(file))
 
 
 def parse_inscript(path: Path) -> Iterator[Dict]:

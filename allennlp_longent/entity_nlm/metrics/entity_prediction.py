@@ -1,4 +1,4 @@
-"""Entity prediction accuracy with its two baselines (Ji et al. 2017, §5.3)."""
+"""Entity prediction accuracy under the protocol of Ji et al. (2017), §5.3, with its baselines."""
 
 from typing import Dict
 
@@ -6,51 +6,71 @@ import torch
 from allennlp.training.metrics import Metric
 
 
+def protocol_mask(
+    starts: torch.Tensor, sentence_ids: torch.Tensor, skip_sentences: int = 3,
+    max_predictions: int = 30,
+) -> torch.Tensor:
+    """The mention starts predicted under §5.3: "for testing, it predicts a maximum of 30
+    entities after the first three sentences" — starts in sentence ``skip_sentences`` or later
+    (0-based ids), the first ``max_predictions`` of them per document (rows)."""
+    eligible = starts.bool() & (sentence_ids >= skip_sentences)
+    return eligible & (eligible.long().cumsum(-1) <= max_predictions)
+
+
 @Metric.register("entity_prediction_accuracy")
 class EntityPredictionAccuracy(Metric):
-    """Accuracy of predicting E_t at each mention start (R_t = 1 given), over all mentions.
+    """Accuracy of E_t given R_t = 1 and the gold left context, under the §5.3 protocol.
 
-    Beside the model's accuracy it keeps two baselines on the same mentions: always predicting a
-    new entity, and predicting the most recently mentioned entity (a new one when none exists).
-    Predictions and gold use entity numbers in order of first mention; the new-entity choice is the
-    next free number, so every prediction is one integer per mention.
+    ``entity_acc`` counts the mentions of ``protocol_mask``; beside it, on the same mentions,
+    ``baseline_new_acc`` (always a new entity) and ``baseline_recent_acc`` (the most recently
+    mentioned entity, new when none). ``entity_acc_all_mentions`` counts every mention start of the
+    document, the first one (where "new" is the only choice) included. Entities are numbered in
+    order of first mention and the new-entity choice is the next free number, so a prediction is
+    one integer per mention.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, skip_sentences: int = 3, max_predictions: int = 30) -> None:
+        self._skip = skip_sentences
+        self._max = max_predictions
         self.reset()
 
     def __call__(  # type: ignore[override]
         self,
         predicted: torch.Tensor,
         gold: torch.Tensor,
+        starts: torch.Tensor,
+        sentence_ids: torch.Tensor,
         new_entity: torch.Tensor,
         most_recent: torch.Tensor,
-        mask: torch.Tensor,
     ) -> None:
-        """All arguments share one shape; ``new_entity`` is the number a new entity would get and
-        ``mask`` marks the mention starts to score."""
-        predicted, gold, new_entity, most_recent, mask = self.detach_tensors(
-            predicted, gold, new_entity, most_recent, mask
+        """All arguments are (documents, tokens); ``starts`` marks every mention start and
+        ``new_entity`` is the number a new entity would get at each token."""
+        predicted, gold, starts, sentence_ids, new_entity, most_recent = self.detach_tensors(
+            predicted, gold, starts, sentence_ids, new_entity, most_recent
         )
-        mask = mask.bool()
-        self._mentions += int(mask.sum())
-        self._model += int(((predicted == gold) & mask).sum())
-        self._new += int(((new_entity == gold) & mask).sum())
-        self._recent += int(((most_recent == gold) & mask).sum())
+        starts = starts.bool()
+        mask = protocol_mask(starts, sentence_ids, self._skip, self._max)
+        self._counts["all"] += int(starts.sum())
+        self._counts["all_correct"] += int(((predicted == gold) & starts).sum())
+        self._counts["protocol"] += int(mask.sum())
+        self._counts["model"] += int(((predicted == gold) & mask).sum())
+        self._counts["new"] += int(((new_entity == gold) & mask).sum())
+        self._counts["recent"] += int(((most_recent == gold) & mask).sum())
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
-        total = max(self._mentions, 1)
+        counts = self._counts
+        total = max(counts["protocol"], 1)
         metrics = {
-            "entity_acc": self._model / total,
-            "baseline_new_acc": self._new / total,
-            "baseline_recent_acc": self._recent / total,
+            "entity_acc": counts["model"] / total,
+            "entity_acc_all_mentions": counts["all_correct"] / max(counts["all"], 1),
+            "baseline_new_acc": counts["new"] / total,
+            "baseline_recent_acc": counts["recent"] / total,
         }
         if reset:
             self.reset()
         return metrics
 
     def reset(self) -> None:
-        self._mentions = 0
-        self._model = 0
-        self._new = 0
-        self._recent = 0
+        self._counts = dict.fromkeys(
+            ("all", "all_correct", "protocol", "model", "new", "recent"), 0
+        )

@@ -16,6 +16,7 @@ from allennlp_longent.entity_nlm.models.heads import (
     EntityScorer,
     EntityState,
     EntityUpdater,
+    decision_points,
     length_log_probs,
 )
 from allennlp_longent.entity_nlm.structure import check_structure
@@ -26,6 +27,11 @@ logger = logging.getLogger(__name__)
 @Model.register("entity_nlm")
 class EntityNLM(Model):
     """Generative LM with dynamic entity embeddings and latent R, E, L (paper §2).
+
+    Between mentions e_current (eq. 5, 6) is the latest updated embedding of the most recently
+    mentioned entity (§2.2 step 3; zeros before the first mention). A new entity's embedding is an
+    eq. 7 draw (see ``_new_entity``) that E_t scores like any existing entity (eq. 4), and L_t
+    ranges over the lengths that fit in the document (as the proposal's does).
 
     ``h_t = LSTM(h_{t-1}, x_t)`` reads words only, so the LSTM runs once over the sequence; the
     entity-dependent terms (E_t scores and the eq. 8 updates) run in a loop over time, batched over
@@ -100,7 +106,9 @@ class EntityNLM(Model):
         return {"ids": ids, "mask": mask, "hidden": hidden, "previous": previous}
 
     def _new_entity(self, batch: int) -> torch.Tensor:
-        """A fresh entity embedding around r_1, normalised (eq. 7); mean r_1 outside training."""
+        """Embedding of a new entity (eq. 7): u ~ N(r_1, sigma^2 I), e = u / ||u||, one draw per
+        document and step while training; outside training the mean direction r_1 / ||r_1||, so
+        evaluation, prediction and importance sampling are deterministic in this choice."""
         mean = self.r_embeddings[1].expand(batch, -1)
         if self.training and self._noise > 0:
             mean = mean + self._noise * torch.randn_like(mean)
@@ -123,28 +131,23 @@ class EntityNLM(Model):
         predictions of §5.3 made from the left context with the gold history."""
         mask = enc["mask"]
         batch, steps = mask.shape
-        entity_ids = torch.where(mask, entity_ids, torch.full_like(entity_ids, -1))
-        decision = torch.ones_like(mask)
-        decision[:, 1:] = lengths[:, :-1] <= 1
-        decision = decision & mask
-        starts = decision & (entity_ids >= 0)
+        entity_ids, decision, starts = decision_points(entity_ids, lengths, mask)
         slots = int(entity_ids.max().clamp(min=0)) + 2
         hidden, previous = enc["hidden"], enc["previous"]
         query_p, query_q = self.w_entity(previous), self.q_entity(hidden.detach())
-        new_p = (query_p * self.r_embeddings[1]).sum(-1)
-        new_q = (query_q * self.r_embeddings[1].detach()).sum(-1)
         state = EntityState.empty(batch, slots, hidden.size(-1), hidden)
         p_logits, q_logits, currents, recent, counts = [], [], [], [], []
         for t in range(steps):
             if self._truncation and t > 0 and t % self._truncation == 0:
                 state = state.detach()
-            p_logits.append(self.entity_scorer(query_p[:, t], new_p[:, t], state, t))
-            q_logits.append(self.q_entity_scorer(query_q[:, t], new_q[:, t], state.detach(), t))
+            new = self._new_entity(batch)
+            p_logits.append(self.entity_scorer(query_p[:, t], new, state, t))
+            q_logits.append(self.q_entity_scorer(query_q[:, t], new.detach(), state.detach(), t))
             recent.append(state.most_recent())
             counts.append(state.count)
             ids = entity_ids[:, t]
             is_new = starts[:, t] & (ids == state.count)
-            current = state.current(ids, is_new, self._new_entity(batch))
+            current = state.current(ids, is_new, new)
             currents.append(current)
             state = self.updater(state, ids, current, hidden[:, t], is_new, t)
         current = torch.stack(currents, 1)
@@ -153,8 +156,8 @@ class EntityNLM(Model):
         q_entity = torch.stack(q_logits, 1).log_softmax(-1)
         gold_r = (entity_ids >= 0).long().unsqueeze(-1)
         gold_l = (lengths.clamp(min=1) - 1).unsqueeze(-1)
-        p_length = self.w_length(torch.cat([previous, current], -1)).log_softmax(-1)
         remaining = mask.sum(1, keepdim=True) - torch.arange(steps, device=mask.device)
+        p_length = length_log_probs(self.w_length(torch.cat([previous, current], -1)), remaining)
         q_length = length_log_probs(
             self.q_length(torch.cat([hidden, current], -1).detach()), remaining
         )
@@ -179,6 +182,7 @@ class EntityNLM(Model):
         out["most_recent"] = torch.stack(recent, 1)
         out["new_entity"] = torch.stack(counts, 1)
         out["mention_starts"] = starts
+        out["e_current"] = current
         return out
 
     # ----- forward ------------------------------------------------------------------------------
@@ -187,6 +191,7 @@ class EntityNLM(Model):
         tokens: TextFieldTensors,
         entity_ids: torch.Tensor,
         mention_lengths: torch.Tensor,
+        sentence_ids: torch.Tensor,
         metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, torch.Tensor]:
         """Loss = -(log p(X, R, E, L) + log q(R, E, L | X)) per token (eq. 9 plus the proposal)."""
@@ -199,11 +204,12 @@ class EntityNLM(Model):
         self._perplexity(scores["log_likelihood"], num_tokens)
         self._word_perplexity(scores["word"], num_tokens)
         self._entity_accuracy(
-            scores["predicted_entities"], entity_ids, scores["new_entity"], scores["most_recent"],
-            scores["mention_starts"],
+            scores["predicted_entities"], entity_ids, scores["mention_starts"], sentence_ids,
+            scores["new_entity"], scores["most_recent"],
         )
         output = {
-            "loss": loss, **scores, "entity_ids": entity_ids, "mention_lengths": mention_lengths
+            "loss": loss, **scores, "entity_ids": entity_ids, "mention_lengths": mention_lengths,
+            "sentence_ids": sentence_ids,
         }
         if not self.training and self.num_importance_samples > 0:
             marginal = self.marginal_log_likelihood(tokens, self.num_importance_samples, enc)

@@ -27,8 +27,6 @@ def sample_structures(
     r_p = model._r_log_probs(previous)
     r_q = model.q_r(hidden).log_softmax(-1)
     query_p, query_q = model.w_entity(previous), model.q_entity(hidden)
-    new_p = (query_p * model.r_embeddings[1]).sum(-1)
-    new_q = (query_q * model.r_embeddings[1]).sum(-1)
     state = EntityState.empty(batch, 2, hidden.size(-1), hidden)
     log_p = hidden.new_zeros(batch)
     log_q = hidden.new_zeros(batch)
@@ -45,19 +43,22 @@ def sample_structures(
         log_p = log_p + torch.where(decision, r_p[rows, t, r], 0.0)
         start = decision & (r == 1)
 
-        e_q = model.q_entity_scorer(query_q[:, t], new_q[:, t], state, t).log_softmax(-1)
-        e_p = model.entity_scorer(query_p[:, t], new_p[:, t], state, t).log_softmax(-1)
+        new = model._new_entity(batch)
+        e_q = model.q_entity_scorer(query_q[:, t], new, state, t).log_softmax(-1)
+        e_p = model.entity_scorer(query_p[:, t], new, state, t).log_softmax(-1)
         e = Categorical(logits=e_q).sample()
         log_q = log_q + torch.where(start, e_q[rows, e], 0.0)
         log_p = log_p + torch.where(start, e_p[rows, e], 0.0)
         entity = torch.where(start, e, torch.where(inside, entity, torch.full_like(entity, -1)))
         is_new = start & (entity == state.count)
-        current = state.current(entity, is_new, model._new_entity(batch))
+        current = state.current(entity, is_new, new)
 
         l_q = length_log_probs(
             model.q_length(torch.cat([hidden[:, t], current], -1)), doc_length - t
         )
-        l_p = model.w_length(torch.cat([previous[:, t], current], -1)).log_softmax(-1)
+        l_p = length_log_probs(
+            model.w_length(torch.cat([previous[:, t], current], -1)), doc_length - t
+        )
         length = Categorical(logits=l_q).sample()
         log_q = log_q + torch.where(start, l_q[rows, length], 0.0)
         log_p = log_p + torch.where(start, l_p[rows, length], 0.0)

@@ -1,0 +1,139 @@
+"""Hyper-parameter search for EntityNLM on InScript as Ji et al. (2017, §5) searched: embedding and
+LSTM size in {32, 48, 64, 128, 256}, dropout {0.2, 0.5}, Adam 1e-3 or AdaGrad 0.1, selected on the
+validation objective (perplexity of log p(X, R, E, L) on inscript/val).
+
+Each trial is `allennlp train` of training_configs/entity_nlm/inscript_entity_prediction.jsonnet
+with the trial's values as overrides (the vocabulary, lower-cased and capped at ~1K types with the
+rest as UNK, and the epochs come from that config). Optuna's TPE sampler proposes the values; a
+median pruner stops a trial whose validation perplexity after an epoch is worse than the median of
+earlier trials at that epoch, and ``--trial-limit`` stops (prunes) a trial at the end of the first
+epoch past that many seconds (the callback runs before AllenNLP saves that epoch's weights, so
+a pruned trial's folder keeps the best weights of the epochs before; its metrics_epoch_*.json
+files have every epoch's figures). Several workers may share one study through ``--storage``
+(an Optuna journal file). Run it on CPU with a budget, e.g. two workers of
+
+    nice -n 10 python scripts/search_entity_nlm.py --timeout 2400 --trial-limit 1500 \
+        --storage runs/entity_nlm_search/study.log --out runs/entity_nlm_search
+
+It prints one line per trial (values, validation perplexity and §5.3 entity accuracy, wall and CPU
+seconds) and the best values, and writes them to OUT/trials.json. Copy the best values into the
+experiment config to commit them.
+"""
+
+import argparse
+import json
+import logging
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Dict
+
+import optuna
+import torch
+from allennlp.commands.train import train_model_from_file
+from allennlp.training.callbacks import TrainerCallback
+
+import allennlp_longent  # noqa: F401  (registers components, sets config defaults)
+
+CONFIG = Path(__file__).resolve().parents[1] / "training_configs" / "entity_nlm" / (
+    "inscript_entity_prediction.jsonnet"
+)
+SIZES = [32, 48, 64, 128, 256]
+OPTIMIZERS = {"adam_1e-3": {"type": "adam", "lr": 0.001}, "adagrad_0.1": {"type": "adagrad",
+                                                                          "lr": 0.1}}
+_TRIAL: Dict[str, Any] = {}
+
+
+@TrainerCallback.register("optuna_pruning")
+class OptunaPruning(TrainerCallback):
+    """Reports the validation perplexity of each epoch to the running trial; prunes it if Optuna
+    says so or it ran past its time limit. Only for this script: the trial, its start and limit
+    live in a module global set around each run."""
+
+    def on_epoch(self, trainer, metrics: Dict[str, Any], epoch: int, is_primary: bool = True,
+                 **kwargs) -> None:
+        trial: optuna.Trial = _TRIAL["trial"]
+        perplexity = metrics["validation_perplexity"]
+        trial.report(perplexity, epoch)
+        trial.set_user_attr("epochs_done", epoch + 1)
+        trial.set_user_attr("last_validation_entity_acc", metrics["validation_entity_acc"])
+        if trial.should_prune():
+            raise optuna.TrialPruned(f"epoch {epoch}: perplexity {perplexity:.2f}")
+        if time.time() - _TRIAL["start"] > _TRIAL["limit"]:
+            trial.set_user_attr("stopped", "time limit")
+            raise optuna.TrialPruned(f"epoch {epoch}: past {_TRIAL['limit']:.0f} s")
+
+
+def objective(trial: optuna.Trial, out: Path, limit: float) -> float:
+    dim = trial.suggest_categorical("dim", SIZES)
+    dropout = trial.suggest_categorical("dropout", [0.2, 0.5])
+    optimizer = trial.suggest_categorical("optimizer", list(OPTIMIZERS))
+    overrides = {
+        "model.embedding_dim": dim, "model.hidden_dim": dim, "model.dropout": dropout,
+        "trainer.optimizer": OPTIMIZERS[optimizer],
+        "trainer.callbacks": [{"type": "optuna_pruning"}],
+    }
+    run = out / f"trial_{trial.number:03d}"
+    print(f"trial {trial.number}: {trial.params}", flush=True)
+    shutil.rmtree(run, ignore_errors=True)
+    wall, cpu = time.time(), time.process_time()
+    _TRIAL.update(trial=trial, start=wall, limit=limit)
+    try:
+        train_model_from_file(CONFIG, run, overrides=json.dumps(overrides))
+    finally:
+        trial.set_user_attr("wall_s", round(time.time() - wall, 1))
+        trial.set_user_attr("cpu_s", round(time.process_time() - cpu, 1))
+    metrics = json.loads((run / "metrics.json").read_text())
+    for name in ("entity_acc", "baseline_new_acc", "entity_acc_all_mentions", "perplexity"):
+        trial.set_user_attr(name, metrics[f"best_validation_{name}"])
+    trial.set_user_attr("best_epoch", metrics["best_epoch"])
+    return metrics["best_validation_perplexity"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("runs/entity_nlm_search"))
+    parser.add_argument("--trials", type=int, default=20, help="at most this many trials")
+    parser.add_argument("--timeout", type=float, default=2700, help="no new trial after (s)")
+    parser.add_argument("--trial-limit", type=float, default=1500,
+                        help="prune a trial at the first epoch end past this many seconds")
+    parser.add_argument("--storage", type=Path, help="Optuna journal file shared by workers")
+    parser.add_argument("--seed", type=int, default=0, help="give each worker its own")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    logging.getLogger("allennlp").setLevel(logging.WARNING)
+    args.out.mkdir(parents=True, exist_ok=True)
+    storage = None
+    if args.storage:
+        storage = optuna.storages.JournalStorage(
+            optuna.storages.journal.JournalFileBackend(str(args.storage))
+        )
+    study = optuna.create_study(
+        study_name="entity_nlm_inscript", storage=storage, load_if_exists=True,
+        direction="minimize", sampler=optuna.samplers.TPESampler(seed=args.seed),
+        pruner=optuna.pruners.MedianPruner(n_startup_trials=2, n_warmup_steps=1),
+    )
+
+    def report(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
+        rows = [{"number": t.number, "state": t.state.name, "params": t.params, "value": t.value,
+                 "per_epoch": t.intermediate_values, **t.user_attrs} for t in study.trials]
+        (args.out / "trials.json").write_text(json.dumps(rows, indent=1))
+        print(json.dumps(rows[-1]), flush=True)
+
+    study.optimize(lambda t: objective(t, args.out, args.trial_limit), n_trials=args.trials,
+                   timeout=args.timeout, callbacks=[report], catch=())
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    if done:
+        best = min(done, key=lambda t: t.value)
+        print("best:", json.dumps({"params": best.params, "validation_perplexity": best.value,
+                                   **best.user_attrs}), flush=True)
+    else:  # every trial pruned (time limit): the lowest perplexity any trial reached, and when
+        tried = [t for t in study.trials if t.intermediate_values]
+        best = min(tried, key=lambda t: min(t.intermediate_values.values()))
+        print("no trial completed; lowest validation perplexity reached:",
+              json.dumps({"params": best.params, "per_epoch": best.intermediate_values,
+                          **best.user_attrs}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
