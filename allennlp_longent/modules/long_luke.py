@@ -31,6 +31,9 @@ class LongLukeEncoder(nn.Module):
     ``attention_window`` is an even int or one per layer (Longformer's ``attention_window``).
     Word positions are ``pad_token_id + 1 + i`` as in LUKE/RoBERTa; entity positions index the word
     sequence, padded with -1, and the entity embedding averages them (Yamada et al. §3.1).
+    ``attention_backend``: ``blocked``, ``flex`` or ``auto`` (see
+    :class:`EntityAwareSelfAttention`); ``attention_dropout`` replaces the checkpoint's
+    attention-probability dropout when given (flex has none, so training with flex needs 0).
     """
 
     def __init__(
@@ -38,6 +41,8 @@ class LongLukeEncoder(nn.Module):
         luke: LukeModel,
         attention_window: Union[int, List[int]] = 512,
         gradient_checkpointing: bool = False,
+        attention_backend: str = "auto",
+        attention_dropout: Optional[float] = None,
     ) -> None:
         super().__init__()
         config = luke.config
@@ -48,11 +53,13 @@ class LongLukeEncoder(nn.Module):
             raise ValueError(
                 f"attention_window has {len(windows)} entries for {config.num_hidden_layers} layers"
             )
+        if attention_dropout is None:
+            attention_dropout = config.attention_probs_dropout_prob
         for layer, window in zip(luke.encoder.layer, windows):
             dense = layer.attention.self
             banded = EntityAwareSelfAttention(
-                config.hidden_size, config.num_attention_heads, window,
-                config.attention_probs_dropout_prob,
+                config.hidden_size, config.num_attention_heads, window, attention_dropout,
+                attention_backend,
             ).to(device=dense.query.weight.device, dtype=dense.query.weight.dtype)
             banded.load_state_dict(dense.state_dict())
             layer.attention.self = banded
@@ -152,6 +159,8 @@ class LongLukeEmbedder(TokenEmbedder):
     extension with ``position_init`` (E_repeat by default). ``num_task_entities``: replaces the
     entity vocabulary by ``[PAD]`` (0), ``[MASK]`` (1), ``[MASK2]`` (2), ..., all starting as the
     checkpoint's ``[MASK]`` entity. ``output``: ``"words"``, ``"entities"`` or ``"both"`` (a tuple).
+    ``attention_backend`` (``blocked``/``flex``/``auto``) and ``attention_dropout``: see
+    :class:`LongLukeEncoder`.
     """
 
     def __init__(
@@ -165,6 +174,8 @@ class LongLukeEmbedder(TokenEmbedder):
         num_task_entities: Optional[int] = None,
         gradient_checkpointing: bool = False,
         train_parameters: bool = True,
+        attention_backend: str = "auto",
+        attention_dropout: Optional[float] = None,
     ) -> None:
         super().__init__()
         if output not in OUTPUTS:
@@ -172,7 +183,9 @@ class LongLukeEmbedder(TokenEmbedder):
         luke = load_luke_model(model_name, num_task_entities)
         if max_length is not None:
             extend_position_embeddings(luke, max_length, position_init)
-        self.encoder = LongLukeEncoder(luke, attention_window, gradient_checkpointing)
+        self.encoder = LongLukeEncoder(
+            luke, attention_window, gradient_checkpointing, attention_backend, attention_dropout
+        )
         self.output = output
         if not train_parameters:
             for parameter in self.parameters():
