@@ -312,7 +312,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--lengths", type=int, nargs="+", default=LENGTHS)
+    parser.add_argument("--lengths", type=int, nargs="*", default=LENGTHS,
+                        help="words per configuration (none: only the bf16 comparison)")
     parser.add_argument("--plot-dir", type=Path, default=Path("docs/figures"))
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--kind", choices=["core", "layer", "bf16"], help=argparse.SUPPRESS)
@@ -353,7 +354,8 @@ def main(argv=None) -> None:
                       f"{r['alloc_mib']:>10.0f}{r['rss_mib']:>9.0f}{r['gflops']:>9.1f}"
                       f"{r['matmul_gflops']:>8.1f}{r['gflops'] / r['matmul_gflops']:>7.2f}",
                       flush=True)
-    report(results, args)
+    if results:
+        report(results, args)
     if args.bf16_length:
         print(f"\nbf16 autocast vs fp32, one layer, {args.bf16_length} words, same worker, "
               "passes interleaved:")
@@ -363,7 +365,8 @@ def main(argv=None) -> None:
                 print(f"  {backend:<8}{mode:<8} fp32 {r['fp32']:.2f} s, bf16 {r['bf16']:.2f} s "
                       f"(bf16 {r['fp32'] / r['bf16']:.2f}x the speed); largest output difference "
                       f"{r['relative_error']:.1e} of the largest output", flush=True)
-    plot(results, args)
+    if results:
+        plot(results, args)
 
 
 if __name__ == "__main__":
