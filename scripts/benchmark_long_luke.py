@@ -1,10 +1,16 @@
-"""Peak memory and time of Long-LUKE (banded entity-aware attention) against dense LUKE.
+"""Peak memory, time and achieved FLOP rate of Long-LUKE's attention backends against dense LUKE.
 
-Both encoders carry the same random LUKE weights (default: hidden 256, 4 heads, 4 layers, FFN 1024,
-a 512-word checkpoint whose position tables are extended with E_repeat to the input length). The
-dense one is transformers' ``LukeModel``; the long one is ``LongLukeEmbedder`` with
-``attention_window`` 128 (64 words on each side). Inputs: one document of ``n`` word pieces and 32
-entities of 1–3 words each; inference (``torch.no_grad``, eval mode) unless ``--backward``.
+Two settings. ``--setting bert-base`` (default; :mod:`benchmark_long_luke_layer`): one BERT-base
+layer (hidden 768, 12 heads, FFN 3072, window 512, 64 entities, 1k–16k words), dense LUKE against
+the ``blocked`` and ``flex`` backends, forward and training step, peak memory from the allocator
+and the process, GFLOP/s against a same-shape dense matmul measured in the same worker, the
+issue-13 ratios and a log-log plot. ``--setting small``: the whole-model comparison below.
+
+Setting ``small``: both encoders carry the same random LUKE weights (default: hidden 256, 4 heads,
+4 layers, FFN 1024, a 512-word checkpoint whose position tables are extended with E_repeat to the
+input length). The dense one is transformers' ``LukeModel``; the long one is ``LongLukeEmbedder``
+with ``attention_window`` 128 (64 words on each side). Inputs: one document of ``n`` word pieces
+and 32 entities of 1–3 words each; inference (``torch.no_grad``, eval mode) unless ``--backward``.
 
 Memory method: every measurement runs in a fresh subprocess, so allocator caches and earlier runs
 cannot hide or inflate anything. After the model and the inputs are built, the worker resets the
@@ -16,7 +22,8 @@ further passes after that first (warm-up) pass, with ``--threads`` torch threads
 seconds and as CPU seconds of the process (all threads, OpenMP waiting passively; less sensitive
 than wall time to other load on a shared machine; with ``--threads 1`` it is the compute time).
 
-Usage: ``python scripts/benchmark_long_luke.py [--threads 2] [--repeats 2] [--backward]``
+Usage: ``python scripts/benchmark_long_luke.py --setting small [--threads 2] [--repeats 2]
+[--backward]``; ``python scripts/benchmark_long_luke.py [--device cuda]`` for the BERT-base layer.
 """
 
 import argparse
@@ -114,7 +121,7 @@ def worker(args) -> None:
 
 def measure(args, kind: str, length: int) -> dict:
     command = [
-        sys.executable, __file__, "--worker", kind, "--length", str(length),
+        sys.executable, __file__, "--setting", "small", "--worker", kind, "--length", str(length),
         "--checkpoint", str(args.checkpoint), "--window", str(args.window),
         "--entities", str(args.entities), "--threads", str(args.threads),
         "--repeats", str(args.repeats),
@@ -128,7 +135,14 @@ def measure(args, kind: str, length: int) -> dict:
 
 
 def main() -> None:
+    if "--setting" not in sys.argv or "bert-base" in sys.argv:
+        sys.path.insert(0, str(Path(__file__).parent))
+        from benchmark_long_luke_layer import main as layer_main
+
+        layer_main([a for a in sys.argv[1:] if a not in ("--setting", "bert-base")])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--setting", choices=["small", "bert-base"], default="bert-base")
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--layers", type=int, default=4)
     parser.add_argument("--window", type=int, default=128)

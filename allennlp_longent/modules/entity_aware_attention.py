@@ -16,6 +16,10 @@ it may see (Eq. 3 of Yamada et al. with the band restriction). No ``n × n`` ten
 the largest tensors are the ``3·n·h + n·m`` scores per head (Longformer: ``(2h + 1)·n``),
 a 1.5× overhead bought with plain batched matmuls. Words past the last block are zero padding
 whose keys are masked and whose rows are cut off, so any ``n`` and padded batches are exact.
+
+This blocked computation is the reference backend (``attention_backend="blocked"``); the ``flex``
+backend computes the same function in one fused block-sparse call
+(:mod:`allennlp_longent.modules.flex_entity_attention`).
 """
 
 import math
@@ -23,6 +27,13 @@ from typing import NamedTuple, Optional, Tuple
 
 import torch
 from torch import nn
+
+from allennlp_longent.modules.flex_entity_attention import (
+    BACKENDS,
+    EntityTensors,
+    flex_entity_attention,
+    resolve_backend,
+)
 
 
 class WordEntityMask(NamedTuple):
@@ -40,6 +51,9 @@ class EntityAwareSelfAttention(nn.Module):
     ``LukeSelfAttention``, so it replaces ``layer.attention.self`` of a ``LukeModel`` and loads its
     state dict unchanged. ``attention_window`` is Longformer's: the full (two-sided) window width,
     an even number; each word sees ``attention_window // 2`` words on each side.
+    ``attention_backend``: ``blocked`` (the reference), ``flex`` (one fused block-sparse call) or
+    ``auto`` (flex where torch fuses its forward and backward, i.e. CUDA), resolved per call from
+    the input's device; see :func:`~allennlp_longent.modules.flex_entity_attention.resolve_backend`.
     """
 
     def __init__(
@@ -48,8 +62,13 @@ class EntityAwareSelfAttention(nn.Module):
         num_attention_heads: int,
         attention_window: int,
         attention_dropout: float = 0.0,
+        attention_backend: str = "blocked",
     ) -> None:
         super().__init__()
+        if attention_backend not in BACKENDS:
+            raise ValueError(
+                f"attention_backend must be one of {BACKENDS}, got {attention_backend!r}"
+            )
         if hidden_size % num_attention_heads:
             raise ValueError(
                 f"hidden_size {hidden_size} is not a multiple of num_attention_heads "
@@ -69,6 +88,7 @@ class EntityAwareSelfAttention(nn.Module):
         self.e2w_query = nn.Linear(hidden_size, hidden_size)
         self.e2e_query = nn.Linear(hidden_size, hidden_size)
         self.dropout = nn.Dropout(attention_dropout)
+        self.attention_backend = attention_backend
 
     def _heads(self, x: torch.Tensor) -> torch.Tensor:
         batch, length, _ = x.shape
@@ -98,33 +118,103 @@ class EntityAwareSelfAttention(nn.Module):
         word_keys = self._heads(self.key(word_hidden_states))
         word_values = self._heads(self.value(word_hidden_states))
         word_queries = self._heads(self.query(word_hidden_states))
-        if entity_hidden_states is None or entity_hidden_states.size(1) == 0:
-            words = banded_attention(
-                word_queries, word_keys, word_values, attention_mask.words,
-                self.attention_window // 2, scale, self.dropout,
+        entities = None
+        if entity_hidden_states is not None and entity_hidden_states.size(1) > 0:
+            entities = EntityTensors(
+                self._heads(self.w2e_query(word_hidden_states)),
+                self._heads(self.e2w_query(entity_hidden_states)),
+                self._heads(self.e2e_query(entity_hidden_states)),
+                self._heads(self.key(entity_hidden_states)),
+                self._heads(self.value(entity_hidden_states)),
+                attention_mask.entities,
             )
+        backend = resolve_backend(self.attention_backend, word_hidden_states.device,
+                                  dropout=self.training and self.dropout.p > 0)
+        arguments = (word_queries, word_keys, word_values, attention_mask.words,
+                     self.attention_window // 2, scale)
+        if backend == "flex":
+            words, entity_context = flex_entity_attention(*arguments, entities)
+        else:
+            words, entity_context = blocked_entity_attention(*arguments, entities, self.dropout)
+        if entity_context is None:
             return self._merge(words), entity_hidden_states
-        entity_keys = self._heads(self.key(entity_hidden_states))
-        entity_values = self._heads(self.value(entity_hidden_states))
-        w2e_scores = self._heads(self.w2e_query(word_hidden_states)) @ entity_keys.transpose(-1, -2)
+        return self._merge(words), self._merge(entity_context)
+
+
+def blocked_entity_attention(
+    word_queries: torch.Tensor,
+    word_keys: torch.Tensor,
+    word_values: torch.Tensor,
+    word_mask: torch.Tensor,
+    half: int,
+    scale: float,
+    entities: Optional[EntityTensors],
+    dropout: nn.Module,
+) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
+    """The reference backend: per-head ``(B, K, N, d)`` words and ``(B, K, M, d)`` entities
+    (None without entities). Words: :func:`banded_attention` with the entities as global keys;
+    entities: one dense softmax over all words and entities (Yamada et al. Eq. 3)."""
+    if entities is None:
         words = banded_attention(
-            word_queries, word_keys, word_values, attention_mask.words,
-            self.attention_window // 2, scale, self.dropout,
-            global_scores=w2e_scores * scale, global_values=entity_values,
-            global_mask=attention_mask.entities,
+            word_queries, word_keys, word_values, word_mask, half, scale, dropout
         )
-        e2w_queries = self._heads(self.e2w_query(entity_hidden_states))
-        e2e_queries = self._heads(self.e2e_query(entity_hidden_states))
-        e2w_scores = e2w_queries @ word_keys.transpose(-1, -2)
-        e2e_scores = e2e_queries @ entity_keys.transpose(-1, -2)
-        entity_scores = torch.cat([e2w_scores, e2e_scores], dim=-1) * scale
-        key_mask = torch.cat([attention_mask.words, attention_mask.entities], dim=-1)
-        entity_scores = entity_scores.masked_fill(
-            ~key_mask[:, None, None, :], torch.finfo(entity_scores.dtype).min
-        )
-        entity_probs = self.dropout(entity_scores.softmax(dim=-1))
-        entities = entity_probs @ torch.cat([word_values, entity_values], dim=2)
-        return self._merge(words), self._merge(entities)
+        return words, None
+    w2e_scores = entities.w2e_queries @ entities.keys.transpose(-1, -2)
+    words = banded_attention(
+        word_queries, word_keys, word_values, word_mask, half, scale, dropout,
+        global_scores=w2e_scores * scale, global_values=entities.values,
+        global_mask=entities.mask,
+    )
+    e2w_scores = entities.e2w_queries @ word_keys.transpose(-1, -2)
+    e2e_scores = entities.e2e_queries @ entities.keys.transpose(-1, -2)
+    entity_scores = torch.cat([e2w_scores, e2e_scores], dim=-1) * scale
+    key_mask = torch.cat([word_mask, entities.mask], dim=-1)
+    entity_scores = entity_scores.masked_fill(
+        ~key_mask[:, None, None, :], torch.finfo(entity_scores.dtype).min
+    )
+    entity_probs = dropout(entity_scores.softmax(dim=-1))
+    context = entity_probs @ torch.cat([word_values, entities.values], dim=2)
+    return words, context
+
+
+class BandGeometry(NamedTuple):
+    """How ``banded_attention`` cuts ``length`` words: ``blocks`` blocks of ``block`` queries, each
+    against a window of ``span = block + 2·half`` keys starting ``half`` before the block (in keys
+    padded with ``half`` rows in front); ``tail`` rows pad the last block."""
+
+    half: int
+    block: int
+    span: int
+    blocks: int
+    tail: int
+
+
+def band_geometry(length: int, half_window: int) -> BandGeometry:
+    half = min(half_window, length - 1)
+    block = max(half, 1)
+    blocks = -(-length // block)
+    return BandGeometry(half, block, block + 2 * half, blocks, blocks * block - length)
+
+
+def band_hidden(key_mask: torch.Tensor, geometry: BandGeometry) -> torch.Tensor:
+    """``(B, blocks, block, span)``: True where a key is more than ``half`` away from its query or
+    is padding (``key_mask`` ``(B, N)`` marks real words)."""
+    half, block, span, _, tail = geometry
+    mask_windows = nn.functional.pad(key_mask, (half, half + tail), value=False).unfold(
+        1, span, block
+    )
+    offset = torch.arange(span, device=key_mask.device)[None, :] - torch.arange(
+        block, device=key_mask.device
+    )[:, None]
+    in_band = (offset >= 0) & (offset <= 2 * half)  # key index - query index within [-h, h]
+    return ~(in_band[None, None] & mask_windows[:, :, None, :])
+
+
+def band_windows(tensor: torch.Tensor, geometry: BandGeometry) -> torch.Tensor:
+    """``(B, K, N, d)`` keys or values → ``(B, K, blocks, d, span)`` overlapping windows (a view of
+    one padded copy)."""
+    half, block, span, _, tail = geometry
+    return nn.functional.pad(tensor, (0, 0, half, half + tail)).unfold(2, span, block)
 
 
 def banded_attention(
@@ -147,27 +237,16 @@ def banded_attention(
     minimum (as in LUKE), so a row with no visible key is uniform rather than NaN.
     """
     batch, heads, length, dim = queries.shape
-    half = min(half_window, length - 1)
-    block = max(half, 1)
-    span = block + 2 * half
-    blocks = -(-length // block)
-    tail = blocks * block - length
+    geometry = band_geometry(length, half_window)
+    _, block, span, blocks, tail = geometry
     lowest = torch.finfo(queries.dtype).min
 
     pad = nn.functional.pad
     queries = queries * scale if tail == 0 else pad(queries * scale, (0, 0, 0, tail))
     query_blocks = queries.view(batch, heads, blocks, block, dim)
-    key_windows = pad(keys, (0, 0, half, half + tail)).unfold(2, span, block)
-    value_windows = pad(values, (0, 0, half, half + tail)).unfold(2, span, block)
-    scores = query_blocks @ key_windows  # (B, K, blocks, block, span)
-
-    mask_windows = pad(key_mask, (half, half + tail), value=False).unfold(1, span, block)
-    offset = torch.arange(span, device=queries.device)[None, :] - torch.arange(
-        block, device=queries.device
-    )[:, None]
-    in_band = (offset >= 0) & (offset <= 2 * half)  # key index - query index within [-h, h]
-    hidden = ~(in_band[None, None] & mask_windows[:, :, None, :])
-    scores.masked_fill_(hidden[:, None], lowest)
+    value_windows = band_windows(values, geometry)
+    scores = query_blocks @ band_windows(keys, geometry)  # (B, K, blocks, block, span)
+    scores.masked_fill_(band_hidden(key_mask, geometry)[:, None], lowest)
     if global_scores is None:
         probs = dropout(scores.softmax(dim=-1))
         context = probs @ value_windows.transpose(-1, -2)

@@ -32,6 +32,9 @@ class LongLukeEncoder(nn.Module):
     ``attention_window`` is an even int or one per layer (Longformer's ``attention_window``).
     Word positions are ``pad_token_id + 1 + i`` as in LUKE/RoBERTa; entity positions index the word
     sequence, padded with -1, and the entity embedding averages them (Yamada et al. §3.1).
+    ``attention_backend``: ``blocked``, ``flex`` or ``auto`` (see
+    :class:`EntityAwareSelfAttention`); ``attention_dropout`` replaces the checkpoint's
+    attention-probability dropout when given (flex has none, so training with flex needs 0).
     """
 
     def __init__(
@@ -39,6 +42,8 @@ class LongLukeEncoder(nn.Module):
         luke: LukeModel,
         attention_window: Union[int, List[int]] = 512,
         gradient_checkpointing: bool = False,
+        attention_backend: str = "auto",
+        attention_dropout: Optional[float] = None,
     ) -> None:
         super().__init__()
         config = luke.config
@@ -49,11 +54,13 @@ class LongLukeEncoder(nn.Module):
             raise ValueError(
                 f"attention_window has {len(windows)} entries for {config.num_hidden_layers} layers"
             )
+        if attention_dropout is None:
+            attention_dropout = config.attention_probs_dropout_prob
         for layer, window in zip(luke.encoder.layer, windows):
             dense = layer.attention.self
             banded = EntityAwareSelfAttention(
-                config.hidden_size, config.num_attention_heads, window,
-                config.attention_probs_dropout_prob,
+                config.hidden_size, config.num_attention_heads, window, attention_dropout,
+                attention_backend,
             ).to(device=dense.query.weight.device, dtype=dense.query.weight.dtype)
             banded.load_state_dict(dense.state_dict())
             layer.attention.self = banded
@@ -155,6 +162,8 @@ class LongLukeEmbedder(TokenEmbedder):
     checkpoint's ``[MASK]`` entity. ``output``: ``"words"``, ``"entities"`` or ``"both"`` (a tuple).
     With AllenNLP's ``serialization_dir`` the converted config and the tokenizer are kept there and
     archived (:mod:`allennlp_longent.modules.portable`).
+    ``attention_backend`` (``blocked``/``flex``/``auto``) and ``attention_dropout``: see
+    :class:`LongLukeEncoder`.
     """
 
     def __init__(
@@ -169,6 +178,8 @@ class LongLukeEmbedder(TokenEmbedder):
         gradient_checkpointing: bool = False,
         train_parameters: bool = True,
         serialization_dir: Optional[str] = None,
+        attention_backend: str = "auto",
+        attention_dropout: Optional[float] = None,
     ) -> None:
         super().__init__()
         if output not in OUTPUTS:
@@ -183,7 +194,9 @@ class LongLukeEmbedder(TokenEmbedder):
             extend_position_embeddings(luke, max_length, position_init)
         if not from_copy:
             save_copy(model_name, serialization_dir, luke.config, source)
-        self.encoder = LongLukeEncoder(luke, attention_window, gradient_checkpointing)
+        self.encoder = LongLukeEncoder(
+            luke, attention_window, gradient_checkpointing, attention_backend, attention_dropout
+        )
         self.output = output
         if not train_parameters:
             for parameter in self.parameters():
