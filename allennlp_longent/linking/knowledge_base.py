@@ -96,6 +96,17 @@ class KnowledgeBase:
         self.generator.add_documents([e.document() for e in new.values()], self._documents())
         return len(pairs)
 
+    @classmethod
+    def indexed(cls, entities: Sequence[Entity], generator: CandidateGenerator) -> "KnowledgeBase":
+        """A KB over ``entities`` with a ``generator`` that already indexes exactly them (e.g.
+        the parts of a hybrid index shared with other KBs), so nothing is indexed twice."""
+        if generator.document_ids() != [entity.id for entity in entities]:
+            raise ValueError("the generator does not index exactly these entities, in this order")
+        kb = cls()
+        kb.generator = generator
+        kb._entities = _unique([(f"entity #{i}", e) for i, e in enumerate(entities)], {})
+        return kb
+
     def add_files(self, paths: Sequence[PathLike]) -> int:
         return self.add([pair for path in paths for pair in read_entities(path)])
 
