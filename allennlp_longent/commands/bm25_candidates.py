@@ -57,8 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     recall.add_argument("--retrievers", nargs="+", choices=RETRIEVERS, default=list(RETRIEVERS))
     recall.add_argument("--encoder", help="dense/hybrid: bi_encoder archive or checkpoint folder "
                         "(default: the packaged all-MiniLM-L6-v2, untrained)")
-    recall.add_argument("--max-length", type=int, default=128)
-    recall.add_argument("--mention-length", type=int, default=32)
+    recall.add_argument("--max-length", type=int, default=256)
+    recall.add_argument("--mention-length", type=int, default=16)
     recall.set_defaults(func=reporting_errors(run_recall))
 
 

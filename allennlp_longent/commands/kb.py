@@ -84,9 +84,9 @@ def add_retriever_arguments(parser: argparse.ArgumentParser) -> None:
                         help="candidate generator: BM25, dense vectors, or both fused (RRF)")
     parser.add_argument("--encoder", help="dense/hybrid: a bi_encoder archive or a "
                         "sentence-transformers checkpoint folder (vectors stored with the index)")
-    parser.add_argument("--max-length", type=int, default=128,
+    parser.add_argument("--max-length", type=int, default=256,
                         help="dense/hybrid: word pieces per entity")
-    parser.add_argument("--mention-length", type=int, default=32,
+    parser.add_argument("--mention-length", type=int, default=16,
                         help="dense/hybrid: word pieces of the window around a mention")
 
 
@@ -95,8 +95,8 @@ def generator_from_args(args: argparse.Namespace, **bm25: float) -> CandidateGen
                           **bm25)
 
 
-def make_generator(retriever: str, encoder: Optional[str] = None, max_length: int = 128,
-                   mention_length: int = 32, **bm25: float) -> CandidateGenerator:
+def make_generator(retriever: str, encoder: Optional[str] = None, max_length: int = 256,
+                   mention_length: int = 16, **bm25: float) -> CandidateGenerator:
     """``bm25``, ``dense`` (needs ``encoder``) or ``hybrid`` (both, fused by reciprocal rank)."""
     if retriever not in RETRIEVERS:
         raise ValueError(f"retriever must be one of {RETRIEVERS}, got {retriever!r}")

@@ -1,59 +1,31 @@
 """The ``bi_encoder`` model, the ``separate`` reader layout and sentence-transformers pooling,
 on ``fixtures/linking/zeshel`` with a tiny random BERT saved as a sentence-transformers folder."""
 
-import json
-
 import pytest
 import torch
-from allennlp.common import Params
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Batch, DatasetReader, Vocabulary
-from allennlp.models import Model
 from conftest import FIXTURES, write_tiny_bert, write_tiny_sentence_encoder
+from zeshel_fixture import experiment_params, fixture_words, model_and_batch
 
 import allennlp_longent  # noqa: F401  (registers the components)
 from allennlp_longent.modules.sentence_pooling import checkpoint_pooling, pool
 
-ZESHEL = FIXTURES / "linking" / "zeshel"
 EXPERIMENT = FIXTURES / "linking" / "bi_encoder.jsonnet"
-TRAIN = ZESHEL / "mentions" / "train.json"
-
-
-def _fixture_words():
-    words = {"a", "b"}
-    for path in (ZESHEL / "documents").glob("*.json"):
-        for line in path.read_text().splitlines():
-            record = json.loads(line)
-            words.update(record["text"].split() + record["title"].split())
-    return sorted(words)
 
 
 @pytest.fixture(scope="module")
 def encoder_dir(tmp_path_factory):
-    return write_tiny_sentence_encoder(tmp_path_factory.mktemp("sbert"), _fixture_words())
+    return write_tiny_sentence_encoder(tmp_path_factory.mktemp("sbert"), fixture_words())
 
 
 @pytest.fixture(scope="module")
 def experiment(encoder_dir):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("LONGENT_TEST_BERT", str(encoder_dir))
-        patch.setenv("LONGENT_TEST_ZESHEL", str(ZESHEL))
-        yield Params.from_file(str(EXPERIMENT))
+    yield from experiment_params(EXPERIMENT, encoder_dir)
 
 
 @pytest.fixture(scope="module")
 def bi_encoder(experiment):
-    """(model in eval mode, tensor batch of the fixture mentions, their instances)."""
-    params = experiment.duplicate()
-    reader = DatasetReader.from_params(params["dataset_reader"])
-    instances = list(reader.read(TRAIN))
-    vocab = Vocabulary()
-    torch.manual_seed(1)
-    model = Model.from_params(vocab=vocab, params=params["model"])
-    model.eval()
-    batch = Batch(instances)
-    batch.index_instances(vocab)
-    return model, batch.as_tensor_dict(), instances
+    return model_and_batch(experiment, "dataset_reader")
 
 
 class TestBiEncoder(ModelTestCase):

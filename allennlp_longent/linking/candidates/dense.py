@@ -37,7 +37,7 @@ class DenseCandidateGenerator(CandidateGenerator):
     chunk_size : entity vectors scored per matrix product, which bounds the score matrix.
     """
 
-    def __init__(self, encoder: str, max_length: int = 128, mention_length: int = 32,
+    def __init__(self, encoder: str, max_length: int = 256, mention_length: int = 16,
                  batch_size: int = 32, chunk_size: int = 65536) -> None:
         if chunk_size < 1:
             raise ValueError(f"chunk_size must be positive, got {chunk_size}")
