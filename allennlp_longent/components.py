@@ -9,7 +9,7 @@ from allennlp_longent import entity_nlm, entity_typing, relations  # noqa: E402,
 from allennlp_longent.linking import candidates, spacy_component  # noqa: E402, F401
 from allennlp_longent.linking.dataset_readers import zeshel  # noqa: E402, F401
 from allennlp_longent.linking.metrics import zeshel_accuracy  # noqa: E402, F401
-from allennlp_longent.linking.models import cross_encoder_ranker  # noqa: E402, F401
+from allennlp_longent.linking.models import bi_encoder, cross_encoder_ranker  # noqa: E402, F401
 from allennlp_longent.linking.predictors import cross_encoder_linker  # noqa: E402, F401
 from allennlp_longent.modules import (  # noqa: E402, F401
     entity_features,

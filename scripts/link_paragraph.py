@@ -1,45 +1,101 @@
-"""Links the entities of a paragraph with spaCy: ``spacy.blank("en")`` + ``entity_ruler`` finds
-the mentions, ``longent_linker`` ranks knowledge-base candidates with a trained archive.
+"""Links the demo paragraphs with spaCy and scores them against their gold links.
 
-    python scripts/link_paragraph.py ARCHIVE KB_DIR [--text "..."]
+Each line of ``fixtures/zeshel_demo/paragraphs.jsonl`` is ``{"text", "entities": [{"start_char",
+"end_char", "label", "kb_id"}]}``, set in the unseen test world. The gold spans (with their spaCy
+labels) become ``doc.ents`` and ``longent_linker`` links them against a knowledge base of that
+world, with the re-ranker archive and the cascade settings calibrated by the main job; DATE and
+other non-entity labels must be left unlinked. The same spans are linked by retrieval alone for
+comparison.
+
+    python scripts/link_paragraph.py ARCHIVE CASCADE.json --kb KB_DIR [--paragraphs FILE]
 """
 
 import argparse
+import json
+from pathlib import Path
 
 import spacy
 
-import allennlp_longent.components  # noqa: F401  (registers the spaCy factory and the model)
+import allennlp_longent.components  # noqa: F401  (registers the spaCy factory and the models)
+from allennlp_longent.commands.kb import make_generator
+from allennlp_longent.config_defaults import packaged_minilm
+from allennlp_longent.linking.cascade import CascadeSettings
+from allennlp_longent.linking.knowledge_base import KnowledgeBase
+from allennlp_longent.linking.spacy_component import SKIP_LABELS
 
-PARAGRAPH = (
-    "Before dawn the caravan left the ring of palms and turned east along the Salt Way . "
-    "Mara had warned the drivers that the wind would move the dunes again , and nobody wanted "
-    "to repeat the night crossing she once led through the Glass Dunes . At the next market the "
-    "caravan masters met to renew the Compact , arguing about tolls and the water of Tel Mara ."
-)
-MENTIONS = ["Salt Way", "Mara", "Glass Dunes", "Compact", "Tel Mara"]
+DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "zeshel_demo"
+
+
+def gold_docs(nlp, paragraphs: Path):
+    """Docs whose ``ents`` are the gold spans, and the gold kb id of each span."""
+    docs, golds = [], []
+    for number, line in enumerate(paragraphs.read_text(encoding="utf-8").splitlines(), start=1):
+        record = json.loads(line)
+        doc = nlp.make_doc(record["text"])
+        spans = []
+        for entity in record["entities"]:
+            span = doc.char_span(entity["start_char"], entity["end_char"], entity["label"])
+            if span is None:
+                raise ValueError(f"{paragraphs}:{number}: {entity} is not on token boundaries")
+            spans.append(span)
+        doc.ents = spans
+        docs.append(doc)
+        golds.append([entity["kb_id"] for entity in record["entities"]])
+    return docs, golds
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("archive")
-    parser.add_argument("kb")
-    parser.add_argument("--text", default=PARAGRAPH)
+    parser.add_argument("cascade", help="settings written by scripts/main_job_cascade.py")
+    parser.add_argument("--kb", required=True, help="where to build the test world's KB")
+    parser.add_argument("--paragraphs", type=Path, default=DEMO / "paragraphs.jsonl")
     args = parser.parse_args()
 
-    nlp = spacy.blank("en")
-    ruler = nlp.add_pipe("entity_ruler")
-    ruler.add_patterns([{"label": "ENTITY", "pattern": mention} for mention in MENTIONS])
-    nlp.add_pipe("longent_linker", config={"archive": args.archive, "kb": args.kb, "top_k": 4})
-    doc = nlp(args.text)
-    print(args.text)
-    print()
-    for ent in doc.ents:
-        candidates = ent._.longent_candidates or []
-        best = candidates[0] if candidates else None
-        title = best["title"] if best else "-"
-        probability = f"p={best['probability']:.2f}" if best else ""
-        runner_up = f"(next: {candidates[1]['title']})" if len(candidates) > 1 else ""
-        print(f"  {ent.text!r:<16} -> {ent.kb_id_:<17} {title:<22} {probability} {runner_up}")
+    settings = CascadeSettings.load(args.cascade)
+    retriever = settings.validation.get("retriever", "bm25")
+    mention_length = settings.validation.get("mention_length", 16)
+    worlds = {json.loads(line)["corpus"] for line in (DEMO / "mentions" / "test.json").open()}
+    kb = KnowledgeBase(make_generator(retriever, packaged_minilm(), 256, mention_length))
+    kb.add_files([DEMO / "documents" / f"{world}.json" for world in sorted(worlds)])
+    kb.save(args.kb)
+
+    base = spacy.blank("en")
+    results = {}
+    for name, config in (
+        ("cascade", {"archive": args.archive, "calibration": args.cascade,
+                     "rerank_k": settings.rerank_k}),
+        ("retrieval alone", {}),
+    ):
+        nlp = spacy.blank("en")
+        nlp.add_pipe("longent_linker", config={"kb": args.kb, **config})
+        docs, golds = gold_docs(base, args.paragraphs)
+        linker = nlp.get_pipe("longent_linker")
+        results[name] = (list(linker.pipe(docs)), golds)
+
+    docs, golds = results["cascade"]
+    right = total = skipped_right = skipped = 0
+    for doc, gold_ids, alone in zip(docs, golds, results["retrieval alone"][0]):
+        print(doc.text, "\n")
+        for ent, gold, plain in zip(doc.ents, gold_ids, alone.ents):
+            if ent.label_ in SKIP_LABELS:
+                skipped += 1
+                skipped_right += ent.kb_id_ == "" and gold is None
+                print(f"  {ent.text!r:<24} {ent.label_:<8} skipped (gold: no entity)")
+                continue
+            total += 1
+            right += ent.kb_id_ == gold
+            best = (ent._.longent_candidates or [{}])[0]
+            mark = "right" if ent.kb_id_ == gold else f"WRONG (gold {kb[gold].title})"
+            print(f"  {ent.text!r:<24} {ent.label_:<8} -> {best.get('title', 'NIL')!r:<28} "
+                  f"p={best.get('probability', 0):.2f} {mark}  [retrieval alone: "
+                  f"{kb[plain.kb_id_].title if plain.kb_id_ in kb else plain.kb_id_}]")
+        print()
+    plain_right = sum(ent.kb_id_ == gold for doc, gold_ids in zip(*results["retrieval alone"])
+                      for ent, gold in zip(doc.ents, gold_ids) if ent.label_ not in SKIP_LABELS)
+    print(f"linked right: {right}/{total} ({right / max(total, 1):.0%}) with the cascade, "
+          f"{plain_right}/{total} with {retriever} retrieval alone; non-entity spans left "
+          f"unlinked: {skipped_right}/{skipped}")
 
 
 if __name__ == "__main__":

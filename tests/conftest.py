@@ -57,6 +57,30 @@ def write_tiny_bert(
     return directory
 
 
+def write_tiny_sentence_encoder(directory: Path, words: list[str] | None = None,
+                                pooling: str = "mean", normalize: bool = True) -> Path:
+    """A tiny random BERT laid out as a sentence-transformers checkpoint (``1_Pooling``,
+    ``modules.json``) declaring ``pooling`` and, if ``normalize``, a Normalize module."""
+    import json
+
+    write_tiny_bert(directory, 64, words)
+    (directory / "1_Pooling").mkdir()
+    modes = {"cls": "pooling_mode_cls_token", "mean": "pooling_mode_mean_tokens",
+             "max": "pooling_mode_max_tokens"}
+    config = {"word_embedding_dimension": 16, "pooling_mode_mean_sqrt_len_tokens": False}
+    config.update({key: name == pooling for name, key in modes.items()})
+    (directory / "1_Pooling" / "config.json").write_text(json.dumps(config))
+    modules = [{"idx": 0, "name": "0", "path": "",
+                "type": "sentence_transformers.models.Transformer"},
+               {"idx": 1, "name": "1", "path": "1_Pooling",
+                "type": "sentence_transformers.models.Pooling"}]
+    if normalize:
+        modules.append({"idx": 2, "name": "2", "path": "2_Normalize",
+                        "type": "sentence_transformers.models.Normalize"})
+    (directory / "modules.json").write_text(json.dumps(modules))
+    return directory
+
+
 def _default_words() -> list[str]:
     letters = "abcdefghijklmnopqrstuvwxyz"
     common = (

@@ -2,6 +2,7 @@
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Optional
 
 from allennlp_longent.commands.safe_io import (
     atomic_dir,
@@ -11,7 +12,12 @@ from allennlp_longent.commands.safe_io import (
     reporting_errors,
 )
 
+if TYPE_CHECKING:
+    from allennlp_longent.linking.candidates import CandidateGenerator
+
 ENTITIES_FILE = "entities.jsonl"  # allennlp_longent.linking.knowledge_base.ENTITIES_FILE
+
+RETRIEVERS = ("bm25", "dense", "hybrid")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,17 +36,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("entities", type=Path, nargs="+", help="JSON-lines entity files")
     build.add_argument("--k1", type=float, default=1.2, help="BM25 term-frequency saturation")
     build.add_argument("--b", type=float, default=0.75, help="BM25 length normalisation")
+    add_retriever_arguments(build)
     build.add_argument("--overwrite", action="store_true", help="replace an existing KB")
     build.set_defaults(func=reporting_errors(run_build))
 
     add = commands.add_parser(
-        "add", help="append entities and update the index (running linkers see them at once)"
+        "add", help="append entities and update the index (running linkers see them at once); "
+        "dense vectors are computed for the new entities only"
     )
     add.add_argument("kb_dir", type=Path)
     add.add_argument("entities", type=Path, nargs="+", help="JSON-lines entity files")
     add.set_defaults(func=reporting_errors(run_add))
 
-    search = commands.add_parser("search", help="print the BM25 candidates for a query")
+    search = commands.add_parser("search", help="print the candidates for a query")
     search.add_argument("kb_dir", type=Path)
     search.add_argument("query")
     search.add_argument("--top-k", type=int, default=10)
@@ -50,10 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_build(args: argparse.Namespace) -> None:
     files = [existing_file(path, "entity file") for path in args.entities]
     refuse_existing([args.kb_dir], args.overwrite)
-    from allennlp_longent.linking.candidates import CandidateGenerator
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
-    kb = KnowledgeBase(CandidateGenerator.by_name("bm25")(k1=args.k1, b=args.b))
+    kb = KnowledgeBase(generator_from_args(args, k1=args.k1, b=args.b))
     count = kb.add_files(files)
     with atomic_dir(args.kb_dir) as partial:
         kb.save(partial)
@@ -80,3 +87,38 @@ def run_search(args: argparse.Namespace) -> None:
     kb = KnowledgeBase.load(args.kb_dir)
     for entity, score in kb.candidates([args.query], args.top_k)[0]:
         print(f"{score:8.4f}  {entity.id}  {entity.title}")
+
+
+def add_retriever_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--retriever", choices=RETRIEVERS, default="bm25",
+                        help="candidate generator: BM25, dense vectors, or both fused (RRF)")
+    parser.add_argument("--encoder", help="dense/hybrid: a bi_encoder archive or a "
+                        "sentence-transformers checkpoint folder (vectors stored with the index)")
+    parser.add_argument("--max-length", type=int, default=256,
+                        help="dense/hybrid: word pieces per entity")
+    parser.add_argument("--mention-length", type=int, default=16,
+                        help="dense/hybrid: word pieces of the window around a mention")
+
+
+def generator_from_args(args: argparse.Namespace, **bm25: float) -> "CandidateGenerator":
+    return make_generator(args.retriever, args.encoder, args.max_length, args.mention_length,
+                          **bm25)
+
+
+def make_generator(retriever: str, encoder: Optional[str] = None, max_length: int = 256,
+                   mention_length: int = 16, **bm25: float) -> "CandidateGenerator":
+    """``bm25``, ``dense`` (needs ``encoder``) or ``hybrid`` (both, fused by reciprocal rank)."""
+    from allennlp_longent.linking.candidates import CandidateGenerator
+
+    if retriever not in RETRIEVERS:
+        raise ValueError(f"retriever must be one of {RETRIEVERS}, got {retriever!r}")
+    if retriever == "bm25":
+        return CandidateGenerator.by_name("bm25")(**bm25)
+    if not encoder:
+        raise ValueError(f"the {retriever} retriever needs an encoder (--encoder)")
+    dense = CandidateGenerator.by_name("dense")(
+        encoder=encoder, max_length=max_length, mention_length=mention_length
+    )
+    if retriever == "dense":
+        return dense
+    return CandidateGenerator.by_name("hybrid")([CandidateGenerator.by_name("bm25")(**bm25), dense])

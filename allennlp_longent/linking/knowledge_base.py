@@ -1,8 +1,8 @@
 """A local entity catalogue with a candidate index, kept in a directory.
 
 Entities come from JSON lines ``{id, title, description}``; zeshel document files
-(``{document_id, title, text}``) load as they are. Adding entities re-indexes the catalogue;
-no model is retrained.
+(``{document_id, title, text}``) load as they are. Adding entities updates the index (BM25
+re-indexes; dense vectors are computed for the new entities only); no model is retrained.
 """
 
 import json
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from allennlp_longent.linking.candidates import CandidateGenerator
+from allennlp_longent.linking.candidates.generator import Document, Query
 from allennlp_longent.linking.documents import read_json_lines
 
 logger = logging.getLogger(__name__)
@@ -28,8 +29,9 @@ class Entity:
     title: str
     description: str
 
-    def index_text(self) -> str:
-        return f"{self.title} {self.description}"
+    def document(self) -> Document:
+        """The zeshel document form ``{document_id, title, text}``."""
+        return {"document_id": self.id, "title": self.title, "text": self.description}
 
 
 def entity_from_record(record: dict, where: str) -> Entity:
@@ -61,11 +63,13 @@ class KnowledgeBase:
     """
 
     def __init__(self, generator: Optional[CandidateGenerator] = None) -> None:
-        self.generator = generator or CandidateGenerator.by_name("bm25")()
+        if generator is None:  # not `or`: an empty generator has len() 0
+            generator = CandidateGenerator.by_name("bm25")()
+        self.generator = generator
         self._entities: Dict[str, Entity] = {}
         self._directory: Optional[Path] = None
         self._stamp: Optional[Tuple[int, int, int]] = None
-        self.generator.index([], [])
+        self.generator.index_documents([])
 
     def __len__(self) -> int:
         return len(self._entities)
@@ -87,15 +91,28 @@ class KnowledgeBase:
         """
         pairs = [item if isinstance(item, tuple) else (f"entity #{i}", item)
                  for i, item in enumerate(entities)]
-        self._entities.update(_unique(pairs, self._entities))
-        self._reindex()
+        new = _unique(pairs, self._entities)
+        self._entities.update(new)
+        self.generator.add_documents([e.document() for e in new.values()], self._documents())
         return len(pairs)
+
+    @classmethod
+    def indexed(cls, entities: Sequence[Entity], generator: CandidateGenerator) -> "KnowledgeBase":
+        """A KB over ``entities`` with a ``generator`` that already indexes exactly them (e.g.
+        the parts of a hybrid index shared with other KBs), so nothing is indexed twice."""
+        if generator.document_ids() != [entity.id for entity in entities]:
+            raise ValueError("the generator does not index exactly these entities, in this order")
+        kb = cls()
+        kb.generator = generator
+        kb._entities = _unique([(f"entity #{i}", e) for i, e in enumerate(entities)], {})
+        return kb
 
     def add_files(self, paths: Sequence[PathLike]) -> int:
         return self.add([pair for path in paths for pair in read_entities(path)])
 
-    def candidates(self, queries: Sequence[str], k: int) -> List[List[Tuple[Entity, float]]]:
-        """Per query, up to ``k`` ``(entity, retrieval score)`` pairs, best first."""
+    def candidates(self, queries: Sequence[Query], k: int) -> List[List[Tuple[Entity, float]]]:
+        """Per query (a mention string or a ``MentionQuery`` in context), up to ``k``
+        ``(entity, retrieval score)`` pairs, best first."""
         return [
             [(self._entities[c.document_id], c.score) for c in found]
             for found in self.generator.retrieve(queries, k)
@@ -141,8 +158,13 @@ class KnowledgeBase:
         stamp = _stamp(path)
         if stamp == self._stamp:
             return False
+        before = list(self._entities)
         self._entities = _unique(read_entities(path), {})
-        self._reindex()
+        documents = self._documents()
+        if list(self._entities)[: len(before)] == before:
+            self.generator.add_documents(documents[len(before) :], documents)
+        else:
+            self.generator.index_documents(documents)
         self._stamp = stamp
         logger.info("reloaded %d entities from %s", len(self._entities), path)
         return True
@@ -150,10 +172,8 @@ class KnowledgeBase:
     def _watch(self, directory: Path) -> None:
         self._directory, self._stamp = directory, _stamp(directory / ENTITIES_FILE)
 
-    def _reindex(self) -> None:
-        self.generator.index(
-            list(self._entities), [entity.index_text() for entity in self._entities.values()]
-        )
+    def _documents(self) -> List[Document]:
+        return [entity.document() for entity in self._entities.values()]
 
 
 def _unique(pairs: List[Tuple[str, Entity]], existing: Dict[str, Entity]) -> Dict[str, Entity]:

@@ -1,10 +1,14 @@
 """spaCy pipeline component ``longent_linker``: links spans against a local knowledge base.
 
-BM25 over the knowledge base proposes ``top_k`` candidates per span, and a trained
-``cross_encoder_ranker`` archive ranks them, reading the long context window it was trained with,
-centred on the span. The span's ``kb_id_`` becomes the best candidate, or ``NIL`` when its
-probability (softmax over the span's candidates) is below ``threshold`` or there is no candidate;
-``span._.longent_candidates`` holds the ranked candidates with their scores.
+The knowledge base's retriever (BM25, dense or hybrid; or ``retriever`` with ``encoder``)
+proposes ``top_k`` candidates per span; a trained ``cross_encoder_ranker`` ``archive``, if given,
+re-ranks the first ``rerank_k`` from the long context window it was trained with, centred on the
+span, and the two are combined as in :mod:`allennlp_longent.linking.cascade` (with the weight,
+temperature and NIL threshold of a ``calibration`` file). Without an archive the links are the
+retriever's. The span's ``kb_id_`` becomes the best candidate, or ``NIL`` when its probability is
+below the threshold or there is no candidate; spans labelled with one of ``skip_labels`` (dates,
+numbers: nothing a knowledge base of entities holds) are left alone. ``span._.longent_candidates``
+holds the ranked candidates with their scores.
 """
 
 import json
@@ -24,15 +28,18 @@ if TYPE_CHECKING:  # imported where used: spaCy loads this module for every pipe
     from allennlp.data import DatasetReader
     from allennlp.models import Model
 
-    from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+    from allennlp_longent.linking.cascade import Cascade
+    from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
+NIL = "NIL"  # allennlp_longent.linking.cascade.NIL, without importing it at spaCy's start-up
 logger = logging.getLogger(__name__)
 
-NIL = "NIL"
+SKIP_LABELS = ["DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"]
 CANDIDATES_ATTR = "longent_candidates"
 CONFIG_FILE = "cfg.json"
 KB_DIR = "kb"
 ARCHIVE_FILE = "model.tar.gz"
+CALIBRATION_FILE = "cascade.json"
 REQUIREMENT = "allennlp-longent>=0.1.0"
 
 if not Span.has_extension(CANDIDATES_ATTR):
@@ -42,9 +49,15 @@ if not Span.has_extension(CANDIDATES_ATTR):
 @Language.factory(
     "longent_linker",
     default_config={
+        "archive": None,
         "kb": None,
-        "top_k": 16,
-        "threshold": 0.0,
+        "top_k": 64,
+        "rerank_k": 8,
+        "threshold": None,
+        "calibration": None,
+        "retriever": None,
+        "encoder": None,
+        "skip_labels": SKIP_LABELS,
         "batch_size": 8,
         "spans_key": None,
         "cuda_device": -1,
@@ -53,22 +66,33 @@ if not Span.has_extension(CANDIDATES_ATTR):
 def make_longent_linker(
     nlp: Language,
     name: str,
-    archive: str,
+    archive: Optional[str],
     kb: Optional[str],
     top_k: int,
-    threshold: float,
+    rerank_k: int,
+    threshold: Optional[float],
+    calibration: Optional[str],
+    retriever: Optional[str],
+    encoder: Optional[str],
+    skip_labels: List[str],
     batch_size: int,
     spans_key: Optional[str],
     cuda_device: int,
 ) -> "LongentLinker":
-    """``archive``: a ``cross_encoder_ranker`` model archive; ``kb``: a knowledge-base directory
-    (``longent kb build``); ``spans_key``: link ``doc.spans[spans_key]`` instead of ``doc.ents``;
+    """``archive``: a ``cross_encoder_ranker`` model archive (None: retrieval alone); ``kb``: a
+    knowledge-base directory (``longent kb build``); ``retriever`` (``bm25``/``dense``/``hybrid``,
+    with ``encoder``: a ``bi_encoder`` archive or sentence-transformers folder) re-indexes the KB
+    in memory instead of using its own index; ``calibration``: cascade settings written by the
+    main job (weight, temperature, threshold); ``threshold`` overrides the calibrated one (0 when
+    neither is given); ``spans_key``: link ``doc.spans[spans_key]`` instead of ``doc.ents``;
     ``batch_size``: mentions per model call."""
     requirements = nlp.meta.setdefault("requirements", [])
     if not any(r.startswith("allennlp-longent") for r in requirements):
         requirements.append(REQUIREMENT)  # spacy package installs the plugin with the pipeline
     return LongentLinker(
-        nlp, name, archive, kb, top_k, threshold, batch_size, spans_key, cuda_device
+        nlp, name, archive, kb, top_k, threshold, batch_size, spans_key, cuda_device,
+        rerank_k=rerank_k, calibration=calibration, retriever=retriever, encoder=encoder,
+        skip_labels=skip_labels,
     )
 
 
@@ -80,16 +104,22 @@ class LongentLinker:
         self,
         nlp: Language,
         name: str,
-        archive: str,
+        archive: Optional[str],
         kb: Optional[str],
-        top_k: int = 16,
-        threshold: float = 0.0,
+        top_k: int = 64,
+        threshold: Optional[float] = None,
         batch_size: int = 8,
         spans_key: Optional[str] = None,
         cuda_device: int = -1,
+        rerank_k: int = 8,
+        calibration: Optional[str] = None,
+        retriever: Optional[str] = None,
+        encoder: Optional[str] = None,
+        skip_labels: Iterable[str] = tuple(SKIP_LABELS),
     ) -> None:
-        if top_k < 1 or batch_size < 1:
-            raise ValueError(f"{name}: top_k={top_k} and batch_size={batch_size} must be positive")
+        if top_k < 1 or batch_size < 1 or rerank_k < 1:
+            raise ValueError(f"{name}: top_k={top_k}, rerank_k={rerank_k} and "
+                             f"batch_size={batch_size} must be positive")
         self.name = name
         self.archive = archive
         self.kb_path = kb
@@ -98,8 +128,14 @@ class LongentLinker:
         self.batch_size = batch_size
         self.spans_key = spans_key
         self.cuda_device = cuda_device
+        self.rerank_k = rerank_k
+        self.calibration = calibration
+        self.retriever = retriever
+        self.encoder = encoder
+        self.skip_labels = set(skip_labels)
         self._kb: Optional[KnowledgeBase] = None
         self._model: Optional[Tuple[Model, DatasetReader]] = None
+        self._cascade: Optional[Cascade] = None
         self._warned_empty_kb = False
 
     # ------------------------------------------------------------------ resources
@@ -110,7 +146,31 @@ class LongentLinker:
 
         if self._kb is None:
             self._kb = KnowledgeBase.load(self.kb_path) if self.kb_path else KnowledgeBase()
+            if self.retriever is not None:
+                from allennlp_longent.commands.kb import make_generator
+
+                generator = make_generator(self.retriever, self.encoder)
+                generator.index_documents([e.document() for e in self._kb.entities])
+                self._kb.generator = generator
         return self._kb
+
+    def cascade(self) -> "Cascade":
+        """Retrieval from the KB, re-ranking by the archive when there is one."""
+        from allennlp_longent.linking.cascade import Cascade, CascadeSettings
+
+        if self._cascade is None or self._cascade.kb is not self.kb:
+            settings = CascadeSettings()
+            if self.calibration:
+                settings = CascadeSettings.load(self.calibration)
+            elif self.archive is not None:
+                logger.warning("%s: no calibration given; cascade weight %.2f, threshold 0",
+                               self.name, settings.weight)
+            settings.top_k, settings.rerank_k = self.top_k, self.rerank_k
+            if self.threshold is not None:
+                settings.threshold = self.threshold
+            ranker = self.model() if self.archive is not None else None
+            self._cascade = Cascade(self.kb, ranker, settings, self.batch_size)
+        return self._cascade
 
     def model(self) -> Tuple["Model", "DatasetReader"]:
         """The archived ranker (in eval mode) and its validation dataset reader."""
@@ -141,8 +201,10 @@ class LongentLinker:
 
     def _spans(self, doc: Doc) -> List[Span]:
         if self.spans_key is None:
-            return list(doc.ents)
-        return list(doc.spans[self.spans_key]) if self.spans_key in doc.spans else []
+            spans = list(doc.ents)
+        else:
+            spans = list(doc.spans[self.spans_key]) if self.spans_key in doc.spans else []
+        return [span for span in spans if span.label_ not in self.skip_labels]
 
     def _link(self, docs: List[Doc]) -> None:
         mentions = [(doc, span) for doc in docs for span in self._spans(doc)]
@@ -154,67 +216,35 @@ class LongentLinker:
             message = f"{self.name}: the knowledge base is empty; every span is {NIL}"
             warnings.warn(message, UserWarning, stacklevel=3)
             self._warned_empty_kb = True
-        found = kb.candidates([span.text for _, span in mentions], self.top_k)
-        ranked: List[List[dict]] = [[] for _ in mentions]
-        pending = [i for i, candidates in enumerate(found) if candidates]
-        for start in range(0, len(pending), self.batch_size):
-            batch = pending[start : start + self.batch_size]
-            outputs = self._rank([(*mentions[i], found[i]) for i in batch])
-            for i, output in zip(batch, outputs):
-                ranked[i] = output
+        from allennlp_longent.linking.candidates.generator import MentionQuery
+
+        cascade = self.cascade()
+        queries = []
+        for doc, span in mentions:
+            reach = cascade.ranker[1].max_length if cascade.ranker else 512
+            queries.append(MentionQuery(*_context_words(doc, span, reach)))
+        ranked = cascade.link(queries)
         links: Dict[Span, str] = {}
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
-            best = candidates[0] if candidates else None
-            links[span] = best["id"] if best and best["probability"] >= self.threshold else NIL
+            links[span] = cascade.best(candidates)
         for doc in docs:
             self._set_kb_ids(doc, links)
-
-    def _rank(
-        self, batch: List[Tuple[Doc, Span, List[Tuple["Entity", float]]]]
-    ) -> List[List[dict]]:
-        """The candidates of each span, ranked by the model, best first."""
-        model, reader = self.model()
-        instances = []
-        for doc, span, candidates in batch:
-            words, first, last = _context_words(doc, span, reader.max_length)
-            documents = [
-                {"document_id": e.id, "title": e.title, "text": e.description}
-                for e, _ in candidates
-            ]
-            instance = reader.text_to_instance(words, first, last, documents)
-            reader.apply_token_indexers(instance)
-            instances.append(instance)
-        results = []
-        for (_, _, candidates), output in zip(batch, model.forward_on_instances(instances)):
-            retrieval = {entity.id: score for entity, score in candidates}
-            results.append(
-                [
-                    {
-                        "id": entry["document_id"],
-                        "title": entry["title"],
-                        "score": entry["score"],
-                        "probability": entry["probability"],
-                        "retrieval_score": retrieval[entry["document_id"]],
-                    }
-                    for entry in output["ranked"]
-                ]
-            )
-        return results
 
     def _set_kb_ids(self, doc: Doc, links: Dict[Span, str]) -> None:
         """Spans handed out by ``doc.ents`` and span groups are copies, so the links go to the
         entity tokens, or into a rebuilt span group."""
         if self.spans_key is None:
             for span in doc.ents:
-                for token in span:
-                    token.ent_kb_id_ = links.get(span, NIL)
+                if span in links:
+                    for token in span:
+                        token.ent_kb_id_ = links[span]
             return
         if self.spans_key not in doc.spans:
             return
         group = doc.spans[self.spans_key]
         linked = [
-            Span(doc, s.start, s.end, label=s.label, kb_id=links.get(s, NIL), span_id=s.id)
+            Span(doc, s.start, s.end, label=s.label, kb_id=links.get(s, s.kb_id), span_id=s.id)
             for s in group
         ]
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, attrs=group.attrs,
@@ -227,25 +257,37 @@ class LongentLinker:
         holds everything it needs and can be moved, shared or packaged (``spacy package``)."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
-        if not Path(self.archive).is_file():
-            raise FileNotFoundError(f"{self.name}: model archive not found: {self.archive}")
-        if Path(self.archive).resolve() != (path / ARCHIVE_FILE).resolve():
-            shutil.copyfile(self.archive, path / ARCHIVE_FILE)
-        (path / CONFIG_FILE).write_text(json.dumps({"archive": ARCHIVE_FILE}, indent=2) + "\n")
+        config: dict = {"archive": None, "calibration": None}
+        if self.archive is not None:
+            if not Path(self.archive).is_file():
+                raise FileNotFoundError(f"{self.name}: model archive not found: {self.archive}")
+            if Path(self.archive).resolve() != (path / ARCHIVE_FILE).resolve():
+                shutil.copyfile(self.archive, path / ARCHIVE_FILE)
+            config["archive"] = ARCHIVE_FILE
+        if self.calibration:
+            if Path(self.calibration).resolve() != (path / CALIBRATION_FILE).resolve():
+                shutil.copyfile(self.calibration, path / CALIBRATION_FILE)
+            config["calibration"] = CALIBRATION_FILE
+        (path / CONFIG_FILE).write_text(json.dumps(config, indent=2) + "\n")
         self.kb.save(path / KB_DIR)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "LongentLinker":
         """Reads what :meth:`to_disk` wrote; the archive and the KB are opened on first use."""
         path = Path(path)
         config = json.loads((path / CONFIG_FILE).read_text())
-        self.archive = str(path / config["archive"])  # a name inside the folder
+        self.archive = str(path / config["archive"]) if config["archive"] else None
+        self.calibration = (
+            str(path / config["calibration"]) if config.get("calibration") else None
+        )
         self.kb_path = str(path / KB_DIR)
         self._kb = None
+        self.retriever = None  # the saved KB holds the index the pipeline used
         self._model = None
+        self._cascade = None
         return self
 
 
-def _context_words(doc: Doc, span: Span, reach: int) -> Tuple[List[str], int, int]:
+def _context_words(doc: Doc, span: Span, reach: int) -> Tuple[Tuple[str, ...], int, int]:
     """The non-space tokens within ``reach`` words of ``span``, and the span's inclusive offsets.
 
     The reader's window takes fewer than ``reach`` word pieces on each side of the mention and
@@ -256,4 +298,5 @@ def _context_words(doc: Doc, span: Span, reach: int) -> Tuple[List[str], int, in
     mention = [doc[i].text for i in range(inside[0], inside[-1] + 1) if not doc[i].is_space]
     right = [t.text for t in doc[inside[-1] + 1 : inside[-1] + 1 + reach] if not t.is_space]
     left = left[-reach:]
-    return left + mention + right[:reach], len(left), len(left) + len(mention) - 1
+    words = tuple(left + mention + right[:reach])
+    return words, len(left), len(left) + len(mention) - 1

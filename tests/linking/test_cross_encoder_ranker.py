@@ -1,7 +1,6 @@
 """The ``cross_encoder_ranker``: train/save/load, chunked scoring, padding, loss by hand, and the
 human-readable ranking, on ``fixtures/linking/zeshel`` with a tiny random BERT."""
 
-import json
 import math
 from pathlib import Path
 from typing import Dict, List
@@ -10,53 +9,29 @@ import pytest
 import torch
 from allennlp.common import Params
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Batch, DatasetReader, Vocabulary
+from allennlp.data import Vocabulary
 from allennlp.models import Model
 from conftest import FIXTURES, write_tiny_bert
+from zeshel_fixture import experiment_params, fixture_words, model_and_batch
 
 import allennlp_longent  # noqa: F401  (registers the components)
 
-ZESHEL = FIXTURES / "linking" / "zeshel"
 EXPERIMENT = FIXTURES / "linking" / "experiment.jsonnet"
-TRAIN = ZESHEL / "mentions" / "train.json"
-
-
-def _fixture_words() -> List[str]:
-    words = {"a", "b"}  # AllenNLP's tokenizer verifies special tokens with "a" and "b"
-    for path in (ZESHEL / "documents").glob("*.json"):
-        for line in path.read_text().splitlines():
-            record = json.loads(line)
-            words.update(record["text"].split() + record["title"].split())
-    return sorted(words)
 
 
 @pytest.fixture(scope="module")
 def fixture_bert(tmp_path_factory) -> Path:
-    return write_tiny_bert(tmp_path_factory.mktemp("ranker_bert"), 64, _fixture_words())
+    return write_tiny_bert(tmp_path_factory.mktemp("ranker_bert"), 64, fixture_words())
 
 
 @pytest.fixture(scope="module")
 def experiment(fixture_bert):
-    """The test experiment's Params, its ext vars pointing at the tiny BERT and the fixture."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("LONGENT_TEST_BERT", str(fixture_bert))
-        patch.setenv("LONGENT_TEST_ZESHEL", str(ZESHEL))
-        yield Params.from_file(str(EXPERIMENT))
+    yield from experiment_params(EXPERIMENT, fixture_bert)
 
 
 @pytest.fixture(scope="module")
 def ranker(experiment) -> tuple:
-    """(model in eval mode, tensor batch of the six fixture mentions, their instances)."""
-    params = experiment.duplicate()
-    reader = DatasetReader.from_params(params["validation_dataset_reader"])
-    instances = list(reader.read(TRAIN))
-    vocab = Vocabulary()
-    torch.manual_seed(1)
-    model = Model.from_params(vocab=vocab, params=params["model"])
-    model.eval()
-    batch = Batch(instances)
-    batch.index_instances(vocab)
-    return model, batch.as_tensor_dict(), instances
+    return model_and_batch(experiment, "validation_dataset_reader")
 
 
 class TestCrossEncoderRanker(ModelTestCase):

@@ -1,13 +1,18 @@
-// Zero-shot entity linking with a cross-encoder (Logeswaran et al. 2019; Yao et al. 2020).
-// `linker(...)` returns a whole experiment; experiments override only what they change.
+// Zero-shot entity linking with a cross-encoder (Logeswaran et al. 2019; Yao et al. 2020) or a
+// bi-encoder (Wu et al. 2020). `linker(...)` and `bi_encoder(...)` return whole experiments;
+// experiments override only what they change.
 local tokenizer(model, max_length) = {
   type: 'extended_pretrained_transformer',
   model_name: model,
   max_length: max_length,
 };
 
-local reader(model, max_length, top_k, missing_gold, candidates_dir) = {
+local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pairs', markers=true) = {
   type: 'zeshel',
+  layout: layout,
+  [if !markers then 'mention_start_marker']: null,
+  [if !markers then 'mention_end_marker']: null,
+  [if !markers then 'title_marker']: null,
   tokenizer: tokenizer(model, max_length),
   token_indexers: {
     tokens: { type: 'extended_pretrained_transformer', model_name: model, max_length: max_length },
@@ -77,6 +82,47 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir) = {
         parameter_groups: [[['bias', 'LayerNorm.weight'], { weight_decay: 0.0 }]],
       },
       learning_rate_scheduler: { type: 'linear_with_warmup', warmup_steps: 10 },
+      grad_norm: 1.0,
+    },
+  },
+
+  // BLINK's first stage: in-batch negatives plus the top_k - 1 retrieved hard negatives;
+  // validation ranks the retrieved candidates. markers=false keeps a sentence encoder's input as
+  // it was trained (no marker tokens), pooling 'auto' reads the checkpoint's 1_Pooling config.
+  bi_encoder(
+    model,
+    data_dir,
+    max_length=128,
+    top_k=4,
+    epochs=1,
+    lr=2e-5,
+    batch_size=8,
+    markers=false,
+    candidates_dir=null,
+  ):: {
+    dataset_reader: reader(model, max_length, top_k, 'insert', candidates_dir, 'separate', markers),
+    validation_dataset_reader: reader(model, max_length, top_k, 'keep', candidates_dir, 'separate', markers),
+    train_data_path: data_dir + '/mentions/train.json',
+    validation_data_path: data_dir + '/mentions/val.json',
+    model: {
+      type: 'bi_encoder',
+      text_field_embedder: {
+        token_embedders: {
+          tokens: {
+            type: 'extended_pretrained_transformer',
+            model_name: model,
+            transformer_kwargs: { add_pooling_layer: false },
+          },
+        },
+      },
+      pooling: 'auto',
+    },
+    data_loader: { batch_size: batch_size, shuffle: true },
+    validation_data_loader: { batch_size: batch_size, shuffle: false },
+    trainer: {
+      num_epochs: epochs,
+      validation_metric: '+normalized_acc_macro',
+      optimizer: { type: 'huggingface_adamw', lr: lr, weight_decay: 0.01 },
       grad_norm: 1.0,
     },
   },

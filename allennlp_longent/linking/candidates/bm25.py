@@ -10,7 +10,12 @@ import bm25s
 import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 
-from allennlp_longent.linking.candidates.generator import Candidate, CandidateGenerator
+from allennlp_longent.linking.candidates.generator import (
+    Candidate,
+    CandidateGenerator,
+    Query,
+    as_mention_query,
+)
 
 IDS_FILE = "document_ids.json"
 _WORD = re.compile(r"\w+")
@@ -49,10 +54,11 @@ class BM25CandidateGenerator(CandidateGenerator):
             self._bm25 = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
             self._bm25.index(corpus, show_progress=False)
 
-    def retrieve(self, queries: Sequence[str], k: int) -> List[List[Candidate]]:
+    def retrieve(self, queries: Sequence[Query], k: int) -> List[List[Candidate]]:
+        """Ranks by the mention's words (a :class:`MentionQuery`'s context is not used)."""
         if k < 1:
             raise ValueError(f"k must be positive, got {k}")
-        return [self._retrieve_one(query, k) for query in queries]
+        return [self._retrieve_one(as_mention_query(query).mention, k) for query in queries]
 
     def _retrieve_one(self, query: str, k: int) -> List[Candidate]:
         if self._bm25 is None:

@@ -2,11 +2,14 @@
 
 import json
 from pathlib import Path
-from typing import List, NamedTuple, Sequence, Union
+from typing import Dict, List, NamedTuple, Sequence, Tuple, Union
 
 from allennlp.common import Registrable
 
 CONFIG_FILE = "generator.json"
+
+Document = Dict[str, str]
+"""``{"document_id", "title", "text"}``, as in zeshel's ``documents/<world>.json``."""
 
 
 class Candidate(NamedTuple):
@@ -16,19 +19,56 @@ class Candidate(NamedTuple):
     score: float
 
 
-class CandidateGenerator(Registrable):
-    """Indexes ``(document_id, text)`` pairs and returns the best-matching ids for text queries.
+class MentionQuery(NamedTuple):
+    """A mention in its context: whitespace words and the mention's inclusive word offsets."""
 
-    ``index`` replaces the whole index, so a caller adding documents re-indexes the full
-    collection; results for a query are deterministic: score descending, then index order.
+    words: Tuple[str, ...]
+    start: int
+    end: int
+
+    @property
+    def mention(self) -> str:
+        return " ".join(self.words[self.start : self.end + 1])
+
+
+Query = Union[str, MentionQuery]
+
+
+def as_mention_query(query: Query) -> MentionQuery:
+    """A plain string is a mention without context."""
+    if isinstance(query, MentionQuery):
+        return query
+    words = tuple(query.split())
+    return MentionQuery(words, 0, len(words) - 1)
+
+
+def document_text(document: Document) -> str:
+    return f"{document['title']} {document['text']}"
+
+
+class CandidateGenerator(Registrable):
+    """Indexes entity documents and returns the best-matching ids for mention queries.
+
+    A query is a string (the mention alone) or a :class:`MentionQuery` (a mention in context).
+    Results are deterministic: score descending, then index order.
     """
 
     default_implementation = "bm25"
 
     def index(self, document_ids: Sequence[str], texts: Sequence[str]) -> None:
+        """Replaces the index with plain texts (ids and texts in the same order)."""
         raise NotImplementedError
 
-    def retrieve(self, queries: Sequence[str], k: int) -> List[List[Candidate]]:
+    def index_documents(self, documents: Sequence[Document]) -> None:
+        """Replaces the index with ``documents``; title and text indexed as one text here."""
+        self.index([d["document_id"] for d in documents], [document_text(d) for d in documents])
+
+    def add_documents(self, new: Sequence[Document], all_documents: Sequence[Document]) -> None:
+        """``new`` were appended to the collection, now ``all_documents``. Generators with global
+        statistics (BM25's IDF) re-index everything; dense vectors encode only ``new``."""
+        self.index_documents(all_documents)
+
+    def retrieve(self, queries: Sequence[Query], k: int) -> List[List[Candidate]]:
         """Top ``k`` candidates per query; documents with no evidence for the query are left out."""
         raise NotImplementedError
 

@@ -1,14 +1,20 @@
-"""BM25 candidates for zeshel-format mentions, one index per world, with recall of the gold."""
+"""Candidates for zeshel-format mentions (BM25, dense or hybrid), one index per world, with
+recall of the gold."""
 
 import json
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from tqdm import tqdm
 
-from allennlp_longent.linking.candidates.generator import Candidate
+from allennlp_longent.linking.candidates.generator import (
+    Candidate,
+    CandidateGenerator,
+    MentionQuery,
+    Query,
+)
 from allennlp_longent.linking.documents import WorldDocuments, read_json_lines, require
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 
@@ -29,9 +35,16 @@ def mention_query(words: List[str], start: int, end: int, context_words: int) ->
 
 
 class ZeshelCandidates:
-    """Ranks each world's documents (title + text) for the mentions of ``<data_dir>/mentions``."""
+    """Ranks each world's documents (title + text) for the mentions of ``<data_dir>/mentions``.
 
-    def __init__(self, data_dir: Union[str, Path], top_k: int = 64, context_words: int = 0):
+    ``generator`` makes each world's index (BM25 by default). With ``context_words`` = 0 the
+    query is the mention in its whole context document (a dense encoder reads a window around
+    it; BM25 the mention alone); otherwise the mention and that many words on each side as text.
+    """
+
+    def __init__(self, data_dir: Union[str, Path], top_k: int = 64, context_words: int = 0,
+                 generator: Optional[Callable[[], CandidateGenerator]] = None,
+                 batch_size: int = 64):
         if top_k < 1 or context_words < 0:
             raise ValueError(f"need top_k >= 1 and context_words >= 0: {top_k}, {context_words}")
         self.data_dir = Path(data_dir)
@@ -39,10 +52,12 @@ class ZeshelCandidates:
         self.context_words = context_words
         self.documents = WorldDocuments(self.data_dir / "documents")
         self._indexes: Dict[str, KnowledgeBase] = {}
+        self._generator = generator or CandidateGenerator.by_name("bm25")
+        self.batch_size = batch_size
 
     def index(self, world: str) -> KnowledgeBase:
         if world not in self._indexes:
-            kb = KnowledgeBase()
+            kb = KnowledgeBase(self._generator())
             kb.add(
                 (f"{self.documents.path(world)} ({doc['document_id']})",
                  Entity(doc["document_id"], doc["title"], doc["text"]))
@@ -57,10 +72,31 @@ class ZeshelCandidates:
         if not path.is_file():
             raise FileNotFoundError(f"no mention file for split {split!r}: {path}")
         lines = list(read_json_lines(path))
-        for line_number, mention in tqdm(lines, desc=f"BM25 {split}", disable=not progress):
-            yield self._mention(mention, f"{path}:{line_number}")
+        with tqdm(total=len(lines), desc=f"candidates {split}", disable=not progress) as bar:
+            for start in range(0, len(lines), self.batch_size):
+                batch = [self._query(mention, f"{path}:{number}")
+                         for number, mention in lines[start : start + self.batch_size]]
+                yield from self._retrieve(batch)
+                bar.update(len(batch))
 
-    def _mention(self, mention: dict, where: str) -> MentionCandidates:
+    def _retrieve(self, batch: List[Tuple[dict, Query]]) -> List[MentionCandidates]:
+        """Candidates of a batch of mentions, one retrieval call per world."""
+        found: Dict[int, List[Tuple[Entity, float]]] = {}
+        for world in dict.fromkeys(mention["corpus"] for mention, _ in batch):
+            rows = [i for i, (mention, _) in enumerate(batch) if mention["corpus"] == world]
+            results = self.index(world).candidates([batch[i][1] for i in rows], self.top_k)
+            found.update(zip(rows, results))
+        return [
+            MentionCandidates(
+                mention["mention_id"],
+                mention["corpus"],
+                mention.get("label_document_id"),
+                [Candidate(entity.id, score) for entity, score in found[i]],
+            )
+            for i, (mention, _) in enumerate(batch)
+        ]
+
+    def _query(self, mention: dict, where: str) -> Tuple[dict, Query]:
         require(mention, MENTION_FIELDS, where)
         world = mention["corpus"]
         documents = self.documents.world(world)
@@ -77,14 +113,9 @@ class ZeshelCandidates:
                 f"{where}: mention offsets [{start}, {end}] outside the {len(words)} words of "
                 f"document {context['document_id']!r}"
             )
-        query = mention_query(words, start, end, self.context_words)
-        found = self.index(world).candidates([query], self.top_k)[0]
-        return MentionCandidates(
-            mention["mention_id"],
-            world,
-            mention.get("label_document_id"),
-            [Candidate(entity.id, score) for entity, score in found],
-        )
+        if self.context_words:
+            return mention, mention_query(words, start, end, self.context_words)
+        return mention, MentionQuery(tuple(words), start, end)
 
 
 def write_candidates(results: Iterable[MentionCandidates], path: Path) -> List[MentionCandidates]:
@@ -108,3 +139,16 @@ def recall_by_world(results: Iterable[MentionCandidates]) -> Dict[str, Tuple[int
         counts[result.world][0] += int(found)
         counts[result.world][1] += 1
     return {world: (hits, total) for world, (hits, total) in sorted(counts.items())}
+
+
+def recall_at_k(
+    results: Iterable[MentionCandidates], ks: Iterable[int] = (1, 4, 16, 64)
+) -> Dict[int, Tuple[int, int]]:
+    """``k -> (mentions with the gold among the first k candidates, mentions with a gold)``."""
+    results = [r for r in results if r.gold_document_id is not None]
+    hits = {}
+    for k in ks:
+        found = sum(r.gold_document_id in [c.document_id for c in r.candidates[:k]]
+                    for r in results)
+        hits[k] = (found, len(results))
+    return hits

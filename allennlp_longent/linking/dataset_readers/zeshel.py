@@ -1,9 +1,12 @@
 """Zero-shot entity linking data (Logeswaran et al. 2019) as cross-encoder candidate lists.
 
-Each instance is one mention with its top-k candidates; each candidate is the pair
-``[CLS] left [Ms] mention [Me] right [SEP] title [ENT] description [SEP]`` (Yao et al. 2020, §4),
-with the word-piece budget split equally between the two sides; a side that needs less gives the
-rest to the other.
+Each instance is one mention with its top-k candidates. In the ``pairs`` layout (cross-encoder)
+each candidate is the pair
+``[CLS] left [Ms] mention [Me] right [SEP] title [ENT] description [SEP]`` (Yao et al. 2020,
+§4), with the word-piece budget split equally between the two sides; a side that needs less
+gives the rest to the other. In the ``separate`` layout (bi-encoder; Wu et al. 2020,
+§3.1) the mention ``[CLS] left [Ms] mention [Me] right [SEP]`` and each entity
+``[CLS] title [ENT] description [SEP]`` are sequences of their own.
 """
 
 import logging
@@ -22,6 +25,7 @@ from allennlp_longent.paths import missing_file_message
 logger = logging.getLogger(__name__)
 
 MISSING_GOLD_POLICIES = ("keep", "drop", "insert")
+LAYOUTS = ("pairs", "separate")
 MENTION_FIELDS = ("mention_id", "context_document_id", "corpus", "start_index", "end_index")
 
 
@@ -51,6 +55,11 @@ class ZeshelReader(DatasetReader):
         label -1 (``keep``, for honest unnormalized evaluation), skipped (``drop``), or gets the
         gold appended (``insert``; in place of the last candidate when there are ``top_k``); the
         count is logged after each pass.
+    layout : ``pairs`` (field ``pairs``: one sequence per candidate) or ``separate`` (fields
+        ``mention``, ``candidates`` and, with a gold, ``entity``: the gold entity's sequence).
+        ``max_length`` then bounds each sequence and ``mention_max_length`` (default
+        ``max_length``) the mention's; markers may be ``None`` (left out), which suits a sentence
+        encoder used untrained.
     """
 
     def __init__(
@@ -60,9 +69,11 @@ class ZeshelReader(DatasetReader):
         max_length: int = 512,
         top_k: int = 64,
         missing_gold: str = "keep",
-        mention_start_marker: str = "[unused0]",
-        mention_end_marker: str = "[unused1]",
-        title_marker: str = "[unused2]",
+        mention_start_marker: Optional[str] = "[unused0]",
+        mention_end_marker: Optional[str] = "[unused1]",
+        title_marker: Optional[str] = "[unused2]",
+        layout: str = "pairs",
+        mention_max_length: Optional[int] = None,
         documents_dir: Optional[str] = None,
         candidates_dir: Optional[str] = None,
         **kwargs,
@@ -74,6 +85,8 @@ class ZeshelReader(DatasetReader):
             raise ValueError(
                 f"missing_gold must be one of {MISSING_GOLD_POLICIES}: {missing_gold!r}"
             )
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {LAYOUTS}: {layout!r}")
         if top_k < 1:
             raise ValueError(f"top_k must be positive, got {top_k}")
         if not isinstance(tokenizer, PretrainedTransformerTokenizer):
@@ -86,6 +99,7 @@ class ZeshelReader(DatasetReader):
         self.max_length = max_length
         self.top_k = top_k
         self.missing_gold = missing_gold
+        self.layout = layout
         self._markers = [
             self._single_piece(marker, name)
             for marker, name in (
@@ -94,11 +108,17 @@ class ZeshelReader(DatasetReader):
                 (title_marker, "title_marker"),
             )
         ]
-        special = tokenizer.num_special_tokens_for_pair()
+        if layout == "pairs" and None in self._markers:
+            raise ValueError("the pairs layout needs all three markers")
+        if layout == "pairs":
+            special = tokenizer.num_special_tokens_for_pair()
+        else:
+            special = tokenizer.num_special_tokens_for_sequence()
         self._budget = max_length - special
+        self._mention_budget = (mention_max_length or max_length) - special
         # Context side: two markers and one mention piece; candidate side: the title marker.
-        needed = special + 3 + 1
-        if max_length < needed:
+        needed = special + (3 + 1 if layout == "pairs" else 3)
+        if min(max_length, mention_max_length or max_length) < needed:
             raise ValueError(
                 f"max_length={max_length} is too small: a pair needs at least {needed} word pieces "
                 f"({special} special tokens, mention markers, a mention piece, the title marker)"
@@ -107,7 +127,9 @@ class ZeshelReader(DatasetReader):
         self.candidates_dir = candidates_dir
         self._pieces: Dict[Tuple[str, str], DocumentPieces] = {}
 
-    def _single_piece(self, marker: str, name: str) -> int:
+    def _single_piece(self, marker: Optional[str], name: str) -> Optional[int]:
+        if marker is None:
+            return None
         ids = self._hf.convert_tokens_to_ids([marker])
         if len(ids) != 1 or ids[0] is None or ids[0] == self._hf.unk_token_id:
             raise ValueError(f"{name}={marker!r} is not a single token of the tokenizer vocabulary")
@@ -116,10 +138,10 @@ class ZeshelReader(DatasetReader):
     def pieces(self, key: str, text: str) -> DocumentPieces:
         """Word pieces of the whitespace words of ``text``, computed once per (``key``, text)."""
         if (key, text) not in self._pieces:
-            self._pieces[(key, text)] = self._tokenize_words(text.split())
+            self._pieces[(key, text)] = self.tokenize_words(text.split())
         return self._pieces[(key, text)]
 
-    def _tokenize_words(self, words: List[str]) -> DocumentPieces:
+    def tokenize_words(self, words: List[str]) -> DocumentPieces:
         if not words:
             return DocumentPieces([], [0])
         encoding = self._hf(
@@ -260,18 +282,9 @@ class ZeshelReader(DatasetReader):
         if not candidates:
             raise ValueError("a mention needs at least one candidate")
         if context_key is None:
-            pieces = self._tokenize_words(context_words)
+            pieces = self.tokenize_words(context_words)
         else:
             pieces = self.pieces(context_key, " ".join(context_words))
-        pairs = []
-        for candidate in candidates:
-            description = self.pieces(candidate["document_id"], candidate["text"]).ids
-            title = self.pieces("title:" + candidate["document_id"], candidate["title"]).ids
-            candidate_ids = title + [self._markers[2]] + description
-            context_ids, candidate_ids = self._split_budget(
-                pieces, mention_start, mention_end, candidate_ids
-            )
-            pairs.append(TextField(self._pair_tokens(context_ids, candidate_ids)))
         ids = [candidate["document_id"] for candidate in candidates]
         label = ids.index(gold_document_id) if gold_document_id in ids else -1
         if gold_document is None and gold_document_id in ids:
@@ -288,10 +301,43 @@ class ZeshelReader(DatasetReader):
             "gold_document_id": gold_document_id,
             "dlength": dlength if gold_document is not None else None,
         }
-        fields: Dict[str, Field] = {"pairs": ListField(pairs), "metadata": MetadataField(metadata)}
+        fields: Dict[str, Field] = {"metadata": MetadataField(metadata)}
+        if self.layout == "pairs":
+            fields["pairs"] = ListField(
+                [self._pair_field(pieces, mention_start, mention_end, c) for c in candidates]
+            )
+        else:
+            fields["mention"] = self.mention_field(pieces, mention_start, mention_end)
+            fields["candidates"] = ListField([self.entity_field(c) for c in candidates])
+            if gold_document is not None:
+                fields["entity"] = self.entity_field(gold_document)
         if gold_document_id is not None:
             fields["label"] = TensorField(torch.tensor(label, dtype=torch.long))
         return Instance(fields)
+
+    def _entity_ids(self, document: Document) -> List[int]:
+        """``title [ENT] description`` (the marker left out when it is ``None``)."""
+        description = self.pieces(document["document_id"], document["text"]).ids
+        title = self.pieces("title:" + document["document_id"], document["title"]).ids
+        marker = [self._markers[2]] if self._markers[2] is not None else []
+        return title + marker + description
+
+    def _pair_field(
+        self, pieces: DocumentPieces, start: int, end: int, candidate: Document
+    ) -> TextField:
+        context_ids, candidate_ids = self._split_budget(
+            pieces, start, end, self._entity_ids(candidate)
+        )
+        return TextField(self._pair_tokens(context_ids, candidate_ids))
+
+    def mention_field(self, pieces: DocumentPieces, start: int, end: int) -> TextField:
+        """``[CLS] left [Ms] mention [Me] right [SEP]``, ``mention_max_length`` pieces at most."""
+        window = self._context_window(pieces, start, end, self._mention_budget)
+        return TextField(self._single_tokens(window))
+
+    def entity_field(self, document: Document) -> TextField:
+        """``[CLS] title [ENT] description [SEP]`` cut to ``max_length`` pieces."""
+        return TextField(self._single_tokens(self._entity_ids(document)[: self._budget]))
 
     def _split_budget(
         self, context: DocumentPieces, start: int, end: int, candidate: List[int]
@@ -313,17 +359,30 @@ class ZeshelReader(DatasetReader):
     ) -> List[int]:
         """``left [Ms] mention [Me] right`` in ``budget`` pieces, centred on the mention."""
         begin, stop = context.span(start, end)
-        mention = context.ids[begin:stop][: max(1, budget - 2)]
-        room = budget - 2 - len(mention)
+        opening, closing = ([m] if m is not None else [] for m in self._markers[:2])
+        markers = len(opening) + len(closing)
+        mention = context.ids[begin:stop][: max(1, budget - markers)]
+        room = budget - markers - len(mention)
         left = min(begin, room // 2)
         right = min(len(context.ids) - stop, room - left)
         left = min(begin, room - right)
         return (
             context.ids[begin - left : begin]
-            + [self._markers[0]]
+            + opening
             + mention
-            + [self._markers[1]]
+            + closing
             + context.ids[stop : stop + right]
+        )
+
+    def _single_tokens(self, ids: List[int]) -> List[Token]:
+        """``start ids end`` with the tokenizer's special tokens."""
+        tokenizer = self._tokenizer
+        texts = self._hf.convert_ids_to_tokens(ids)
+        type_id = tokenizer.single_sequence_token_type_id
+        return (
+            tokenizer.single_sequence_start_tokens
+            + [Token(text, text_id=i, type_id=type_id) for text, i in zip(texts, ids)]
+            + tokenizer.single_sequence_end_tokens
         )
 
     def _pair_tokens(self, first: List[int], second: List[int]) -> List[Token]:
@@ -344,5 +403,9 @@ class ZeshelReader(DatasetReader):
         )
 
     def apply_token_indexers(self, instance: Instance) -> None:
-        for pair in instance["pairs"].field_list:
-            pair.token_indexers = self._token_indexers
+        for name, field in instance.fields.items():
+            if isinstance(field, TextField):
+                field.token_indexers = self._token_indexers
+            elif isinstance(field, ListField) and name in ("pairs", "candidates"):
+                for text in field.field_list:
+                    text.token_indexers = self._token_indexers

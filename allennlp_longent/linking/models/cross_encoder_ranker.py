@@ -117,33 +117,38 @@ class CrossEncoderRanker(Model):
     def make_output_human_readable(
         self, output_dict: Dict[str, torch.Tensor]
     ) -> Dict[str, torch.Tensor]:
-        """Adds ``ranked``: per mention, its candidates best first with id, title, score and
-        probability, and ``predicted_document_id``."""
-        ranked_batch, predicted = [], []
-        scores = output_dict["scores"].detach().cpu()
-        probabilities = output_dict["probabilities"].detach().cpu()
-        masks = output_dict["candidate_mask"].cpu()
-        for row, entry in enumerate(output_dict.get("metadata") or [{}] * scores.size(0)):
-            count = int(masks[row].sum())
-            order = scores[row, :count].argsort(descending=True).tolist()
-            ids = entry.get("candidate_ids") or [str(i) for i in range(count)]
-            titles = entry.get("candidate_titles") or [None] * count
-            ranked = [
-                {
-                    "document_id": ids[i],
-                    "title": titles[i],
-                    "score": float(scores[row, i]),
-                    "probability": float(probabilities[row, i]),
-                }
-                for i in order
-            ]
-            ranked_batch.append(ranked)
-            predicted.append(ranked[0]["document_id"] if ranked else None)
-        output_dict["ranked"] = ranked_batch
-        output_dict["predicted_document_id"] = predicted
-        return output_dict
+        return add_ranking(output_dict)
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
         return self._accuracy.get_metric(reset)
 
     default_predictor = "cross_encoder_linker"
+
+
+def add_ranking(output_dict: Dict[str, Any]) -> Dict[str, Any]:
+    """Adds ``ranked``: per mention, its candidates best first with id, title, score and
+    probability, and ``predicted_document_id``. Needs ``scores``, ``probabilities`` and
+    ``candidate_mask``; ids and titles come from the ``metadata``."""
+    ranked_batch, predicted = [], []
+    scores = output_dict["scores"].detach().cpu()
+    probabilities = output_dict["probabilities"].detach().cpu()
+    masks = output_dict["candidate_mask"].cpu()
+    for row, entry in enumerate(output_dict.get("metadata") or [{}] * scores.size(0)):
+        count = int(masks[row].sum())
+        order = scores[row, :count].argsort(descending=True).tolist()
+        ids = entry.get("candidate_ids") or [str(i) for i in range(count)]
+        titles = entry.get("candidate_titles") or [None] * count
+        ranked = [
+            {
+                "document_id": ids[i],
+                "title": titles[i],
+                "score": float(scores[row, i]),
+                "probability": float(probabilities[row, i]),
+            }
+            for i in order
+        ]
+        ranked_batch.append(ranked)
+        predicted.append(ranked[0]["document_id"] if ranked else None)
+    output_dict["ranked"] = ranked_batch
+    output_dict["predicted_document_id"] = predicted
+    return output_dict

@@ -1,0 +1,258 @@
+"""Retrieve, then re-rank: a retriever proposes ``top_k`` entities, a cross-encoder scores only
+the first ``rerank_k``, and the two are combined so that re-ranking cannot end below retrieval
+on the validation data it was tuned on.
+
+For the m = min(rerank_k, retrieved) first candidates of a mention, with retrieval scores r and
+cross-encoder scores c, each standardised, z(x) = (x - mean) / std, with the mean and std of all
+such scores on validation (or, uncalibrated, over the m candidates themselves):
+
+    s_i = (1 - λ) z(r)_i + λ z(c)_i,      p_i = exp(s_i / T) / (exp(b / T) + Σ_j exp(s_j / T))
+
+λ = 0 is the retrieval order itself (ties keep retrieval order), so choosing λ on validation by
+accuracy, ties to the smaller λ, gives validation accuracy ≥ retrieval's. b is the score of
+"none of these" (NIL): standardising with validation statistics keeps the absolute level of the
+scores, which is what tells a mention whose entity is missing. T and b maximise the likelihood
+(temperature scaling, Guo et al. 2017) of the validation mentions twice: as they are (the gold is
+right) and with the gold removed from the knowledge base (NIL is right); the NIL threshold on the
+best p maximises accuracy over the same two sets.
+"""
+
+import json
+import logging
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from allennlp_longent.linking.candidates.generator import MentionQuery, Query
+from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+
+if TYPE_CHECKING:
+    from allennlp.data import DatasetReader
+    from allennlp.models import Model
+
+logger = logging.getLogger(__name__)
+NIL = "NIL"
+WEIGHTS = tuple(round(0.05 * i, 2) for i in range(21))
+TEMPERATURES = tuple(float(t) for t in np.round(np.logspace(-2, 1, 31), 4))
+NIL_SCORES = tuple(float(b) for b in np.linspace(-4, 4, 33))
+
+
+@dataclass
+class CascadeSettings:
+    """What the cascade is run with; ``calibrate`` fills ``weight``, ``temperature`` and
+    ``threshold`` from validation and records what it saw in ``validation``."""
+
+    top_k: int = 64
+    rerank_k: int = 8
+    weight: float = 0.5
+    temperature: float = 1.0
+    threshold: float = 0.0
+    nil_score: Optional[float] = None
+    retrieval_scale: Optional[List[float]] = None  # [mean, std] on validation
+    rerank_scale: Optional[List[float]] = None
+    validation: dict = field(default_factory=dict)
+
+    def save(self, path: Union[str, Path]) -> None:
+        Path(path).write_text(json.dumps(asdict(self), indent=2) + "\n")
+
+    @classmethod
+    def load(cls, path: Union[str, Path]) -> "CascadeSettings":
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"no cascade settings at {path}")
+        try:
+            return cls(**json.loads(path.read_text()))
+        except (TypeError, json.JSONDecodeError) as error:
+            raise ValueError(f"{path}: not cascade settings ({error})") from error
+
+
+@dataclass
+class Scored:
+    """One mention's first candidates with both scores (``rerank`` is None without a ranker)."""
+
+    entities: List[Entity]
+    retrieval: np.ndarray
+    rerank: Optional[np.ndarray]
+
+
+def combine(scored: Scored, weight: float, settings: Optional[CascadeSettings] = None,
+            temperature: Optional[float] = None) -> Tuple[np.ndarray, ...]:
+    """``(order, combined scores, probabilities)``; ``order`` best first, ties by retrieval.
+    ``settings`` gives the scales, temperature and NIL score (none: per-mention z, T = 1)."""
+    settings = settings or CascadeSettings()
+    combined = (1 - weight) * _z(scored.retrieval, settings.retrieval_scale)
+    if scored.rerank is not None and weight:
+        combined = combined + weight * _z(scored.rerank, settings.rerank_scale)
+    order = np.lexsort((np.arange(len(combined)), -combined))
+    return order, combined, probabilities(combined, temperature or settings.temperature,
+                                          settings.nil_score)
+
+
+def probabilities(combined: np.ndarray, temperature: float, nil_score: Optional[float]):
+    """Softmax of ``combined / T`` with a NIL option scored ``nil_score`` (left out if None)."""
+    logits = np.append(combined, -np.inf if nil_score is None else nil_score) / temperature
+    if not len(combined):
+        return combined
+    exp = np.exp(logits - logits.max())
+    return exp[:-1] / exp.sum()
+
+
+def _z(scores: np.ndarray, scale: Optional[List[float]] = None) -> np.ndarray:
+    if scale is not None:
+        return (scores - scale[0]) / scale[1]
+    if len(scores) < 2:
+        return np.zeros_like(scores)
+    spread = scores.std()
+    return (scores - scores.mean()) / spread if spread > 0 else np.zeros_like(scores)
+
+
+class Cascade:
+    """``kb`` retrieves; ``ranker`` (a ``cross_encoder_ranker`` and its reader), if given,
+    re-ranks; without it the links are retrieval's (λ = 0)."""
+
+    def __init__(self, kb: KnowledgeBase, ranker: Optional[Tuple["Model", "DatasetReader"]] = None,
+                 settings: Optional[CascadeSettings] = None, batch_size: int = 8) -> None:
+        self.kb = kb
+        self.ranker = ranker
+        self.settings = settings or CascadeSettings()
+        if self.settings.rerank_k < 1 or self.settings.top_k < 1 or batch_size < 1:
+            raise ValueError(f"top_k, rerank_k and batch_size must be positive: {self.settings}")
+        self.batch_size = batch_size
+
+    def score(self, queries: Sequence[Query]) -> List[Scored]:
+        """Retrieval for every query, then the cross-encoder on the first ``rerank_k``."""
+        retrieved = self.kb.candidates(queries, self.settings.top_k)
+        scored = [
+            Scored([e for e, _ in found[: self.settings.rerank_k]],
+                   np.array([s for _, s in found[: self.settings.rerank_k]], dtype=np.float64),
+                   None)
+            for found in retrieved
+        ]
+        if self.ranker is not None:
+            pending = [i for i, s in enumerate(scored) if s.entities]
+            for start in range(0, len(pending), self.batch_size):
+                batch = pending[start : start + self.batch_size]
+                outputs = self._rerank([queries[i] for i in batch], [scored[i] for i in batch])
+                for i, rerank in zip(batch, outputs):
+                    scored[i].rerank = rerank
+        return scored
+
+    def _rerank(self, queries: Sequence[Query], scored: Sequence[Scored]) -> List[np.ndarray]:
+        from allennlp_longent.linking.candidates.generator import as_mention_query
+
+        model, reader = self.ranker
+        instances = []
+        for query, item in zip(queries, scored):
+            mention: MentionQuery = as_mention_query(query)
+            documents = [e.document() for e in item.entities]
+            instance = reader.text_to_instance(list(mention.words), mention.start, mention.end,
+                                               documents)
+            reader.apply_token_indexers(instance)
+            instances.append(instance)
+        outputs = model.forward_on_instances(instances)
+        return [np.asarray(o["scores"][: len(s.entities)], dtype=np.float64)
+                for o, s in zip(outputs, scored)]
+
+    def link(self, queries: Sequence[Query]) -> List[List[dict]]:
+        """Per query, its first candidates best first: ``{id, title, score, probability,
+        retrieval_score, rerank_score}``; the link is the first if its probability passes
+        ``threshold`` (:meth:`best`)."""
+        return [self.ranked(s) for s in self.score(queries)]
+
+    def ranked(self, scored: Scored) -> List[dict]:
+        weight = self.settings.weight if scored.rerank is not None else 0.0
+        order, combined, probabilities = combine(scored, weight, self.settings)
+        return [
+            {
+                "id": scored.entities[i].id,
+                "title": scored.entities[i].title,
+                "score": float(combined[i]),
+                "probability": float(probabilities[i]),
+                "retrieval_score": float(scored.retrieval[i]),
+                "rerank_score": None if scored.rerank is None else float(scored.rerank[i]),
+            }
+            for i in order
+        ]
+
+    def best(self, ranked: List[dict]) -> str:
+        if ranked and ranked[0]["probability"] >= self.settings.threshold:
+            return ranked[0]["id"]
+        return NIL
+
+
+def accuracy(scored: Sequence[Scored], golds: Sequence[Optional[str]], weight: float,
+             settings: Optional[CascadeSettings] = None) -> int:
+    """Mentions whose first candidate after combining with ``weight`` is the gold."""
+    hits = 0
+    for item, gold in zip(scored, golds):
+        if item.entities:
+            order, _, _ = combine(item, weight, settings)
+            hits += item.entities[order[0]].id == gold
+    return hits
+
+
+def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
+              settings: CascadeSettings) -> CascadeSettings:
+    """Chooses the scales, λ, T, b and the NIL threshold on validation (module docstring)."""
+    items = [item for item in scored if item.entities]
+    has_rerank = bool(items) and all(item.rerank is not None for item in items)
+    fitted = CascadeSettings(settings.top_k, settings.rerank_k)
+    if items:
+        fitted.retrieval_scale = _scale(np.concatenate([i.retrieval for i in items]))
+        if has_rerank:
+            fitted.rerank_scale = _scale(np.concatenate([i.rerank for i in items]))
+    counts = {w: accuracy(scored, golds, w, fitted) for w in (WEIGHTS if has_rerank else (0.0,))}
+    fitted.weight = max(counts, key=lambda w: (counts[w], -w))
+    # (combined scores, index of the right answer or None for NIL) as is and without the gold
+    cases: List[Tuple[np.ndarray, Optional[int]]] = []
+    reachable = 0
+    for item, gold in zip(scored, golds):
+        if not item.entities:
+            continue
+        _, combined, _ = combine(item, fitted.weight, fitted)
+        ids = [e.id for e in item.entities]
+        cases.append((combined, ids.index(gold) if gold in ids else None))
+        reachable += gold in ids
+        rest = [i for i, e in enumerate(ids) if e != gold]
+        if rest and gold in ids:
+            cases.append((combined[rest], None))
+
+    def nll(temperature: float, nil_score: float) -> float:
+        total = 0.0
+        for combined, right in cases:
+            p = probabilities(combined, temperature, nil_score)
+            total -= np.log(max(p[right] if right is not None else 1 - p.sum(), 1e-12))
+        return total
+
+    grid = [(t, b) for t in TEMPERATURES for b in NIL_SCORES]
+    fitted.temperature, fitted.nil_score = min(grid, key=lambda tb: nll(*tb)) if cases else (1, 0)
+    best = []  # (probability of the best candidate, whether linking it is right)
+    for combined, right in cases:
+        p = probabilities(combined, fitted.temperature, fitted.nil_score)
+        best.append((float(p.max()), right is not None and int(np.argmax(combined)) == right,
+                     right is None))
+
+    def correct(threshold: float) -> int:
+        return sum((p >= threshold and ok) or (p < threshold and nil) for p, ok, nil in best)
+
+    thresholds = sorted({0.0} | {p for p, _, _ in best} | {np.nextafter(p, 2) for p, _, _ in best})
+    fitted.threshold = float(max(thresholds, key=lambda t: (correct(t), -t)))
+    fitted.validation = {
+        "mentions": len(golds),
+        "gold_in_reranked": reachable,
+        "retrieval_at_1": accuracy(scored, golds, 0.0, fitted),
+        "reranker_alone_at_1": accuracy(scored, golds, 1.0, fitted) if has_rerank else None,
+        "cascade_at_1": counts[fitted.weight],
+        "accuracy_by_weight": {str(w): c for w, c in counts.items()},
+        "nil_threshold_correct": correct(fitted.threshold),
+        "nil_threshold_total": len(best),
+        "never_nil_correct": correct(0.0),
+    }
+    return fitted
+
+
+def _scale(scores: np.ndarray) -> List[float]:
+    spread = float(scores.std())
+    return [float(scores.mean()), spread if spread > 0 else 1.0]

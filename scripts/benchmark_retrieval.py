@@ -1,0 +1,100 @@
+"""Dense retrieval at scale: build time, memory and query latency of exact top-k over N entities.
+
+Entity vectors for the scale test are synthetic (random unit vectors of MiniLM's 384
+dimensions): encoding 100k descriptions with MiniLM on 2 CPU cores would take hours, so the
+encoder's throughput is measured on a sample of synthetic descriptions and the full encoding
+time is extrapolated (printed as such). BM25 is indexed on the synthetic descriptions themselves.
+
+    python scripts/benchmark_retrieval.py [--entities 100000] [--sample 128]
+"""
+
+import argparse
+import resource
+import time
+
+import numpy as np
+
+from allennlp_longent.config_defaults import packaged_minilm
+from allennlp_longent.linking.candidates import CandidateGenerator
+from allennlp_longent.linking.candidates.dense import DenseCandidateGenerator
+
+WORDS = ("harbor lamp guild river tower salt reed iron frost amber sky lantern ship judge "
+         "captain market bridge mill smith weaver fire watch hall inn bank feud fountain").split()
+
+
+def synthetic(count: int, rng: np.random.Generator) -> list:
+    """Descriptions of 40 words drawn from a small vocabulary plus a unique name per entity."""
+    return [{"document_id": f"E{i}", "title": f"Entity {i}",
+             "text": " ".join(rng.choice(WORDS, 40)) + f" name{i}"} for i in range(count)]
+
+
+def clock():
+    return time.perf_counter(), time.process_time()
+
+
+def since(start) -> str:
+    wall, cpu = time.perf_counter() - start[0], time.process_time() - start[1]
+    return f"{wall:8.2f} s wall {cpu:8.2f} s CPU"
+
+
+def max_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entities", type=int, default=100_000)
+    parser.add_argument("--sample", type=int, default=128)
+    parser.add_argument("--k", type=int, default=64)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    documents = synthetic(args.entities, rng)
+
+    dense = DenseCandidateGenerator(packaged_minilm(), max_length=128)
+    _ = dense.encoder  # load the model outside the timing
+    start = clock()
+    dense.encoder.documents(documents[: args.sample])
+    cpu = time.process_time() - start[1]
+    print(f"MiniLM encoding, {args.sample} synthetic descriptions: {since(start)} "
+          f"-> {args.sample / cpu:.1f} entities per CPU s; {args.entities} entities would take "
+          f"~{args.entities / (args.sample / cpu) / 60:.0f} CPU min (extrapolated)")
+
+    vectors = rng.normal(size=(args.entities, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    ids = [d["document_id"] for d in documents]
+    start = clock()
+    dense.index_vectors(ids, vectors)
+    print(f"dense index of {args.entities} vectors: {since(start)}; vectors "
+          f"{dense.vectors.nbytes / 2**20:.1f} MiB (float32)")
+    queries = rng.normal(size=(32, 384)).astype(np.float32)
+    for batch in (1, 32):
+        start = clock()
+        repeats = 5
+        for _ in range(repeats):
+            dense.search(queries[:batch], args.k)
+        wall = (time.perf_counter() - start[0]) / repeats
+        cpu = (time.process_time() - start[1]) / repeats
+        print(f"exact top-{args.k} search, {batch:>2} queries per call: {wall * 1000:8.1f} ms wall "
+              f"{cpu * 1000:8.1f} ms CPU per call ({wall * 1000 / batch:.1f} ms per query)")
+    for chunk in (4096, 65536):
+        dense.chunk_size = chunk
+        start = clock()
+        found = dense.search(queries, args.k)
+        print(f"  chunk_size {chunk:>6}: 32 queries {since(start)}")
+    exact = np.argsort(-(queries @ vectors.T), axis=1, kind="stable")[:, : args.k]
+    agree = np.mean([[c.document_id for c in row] == [ids[i] for i in top]
+                     for row, top in zip(found, exact)])
+    print(f"  agreement with a full sort: {agree:.3f}")
+
+    bm25 = CandidateGenerator.by_name("bm25")()
+    start = clock()
+    bm25.index_documents(documents)
+    print(f"BM25 index of {args.entities} synthetic descriptions: {since(start)}")
+    start = clock()
+    bm25.retrieve([f"name{i} harbor lamp" for i in range(32)], args.k)
+    print(f"BM25 top-{args.k}, 32 queries: {since(start)}")
+    print(f"peak RSS of the whole run (MiniLM, 100k vectors, BM25): {max_rss_mib():.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
