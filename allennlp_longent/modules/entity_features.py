@@ -64,7 +64,7 @@ class MentionPoolExtractor(EntityFeatureExtractor):
         return pool_rows(words, entity_position_ids, self.pooling)
 
 
-def pool_rows(values: torch.Tensor, index: torch.Tensor, pooling: str = "logsumexp") -> torch.Tensor:
+def pool_rows(values: torch.Tensor, index: torch.Tensor, pooling: str = "logsumexp"):
     """Pools ``values`` (B, N, H) at the rows ``index`` (B, M, P), padded with -1, into (B, M, H)
     by ``logsumexp``, ``mean`` or ``max``; a row of ``index`` that is all padding gives zeros."""
     batch, count, width = index.shape

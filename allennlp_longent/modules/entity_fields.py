@@ -198,7 +198,8 @@ class EntityFieldBuilder:
                 index[row, : len(entity)] = torch.arange(rows, rows + len(entity))
                 rows += len(entity)
         else:
-            tokens = [list(dict.fromkeys(p for pieces in entity for p in pieces)) for entity in mentions]
+            # One token over the union of the mentions' pieces, in first-seen order.
+            tokens = [list(dict.fromkeys(p for m in entity for p in m)) for entity in mentions]
             token_ids = ids
         width = max(len(p) for p in tokens)
         position_ids = torch.full((len(tokens), width), -1, dtype=torch.long)

@@ -42,4 +42,6 @@ class RelationRecordReader(EntityRecordReader):
             return
         for relation in relations:
             if relation is not None and relation not in self.relation_labels:
-                raise ValueError(f"{where}: unknown relation label {relation!r}")
+                raise ValueError(
+                    f"{where}: unknown relation label {relation!r} (not in the relation schema)"
+                )

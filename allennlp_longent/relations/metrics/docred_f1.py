@@ -1,9 +1,10 @@
 """DocRED's official relation F1 and Ign-F1 (Yao et al. 2019, §4; their evaluation script).
 
 Triples are (head entity, tail entity, relation) per document. P = correct / predicted,
-R = correct / gold, F1 = 2PR / (P + R); ``predicted_per_gold`` = predicted / gold. Ign-F1 leaves out of the precision the correct triples
-that are "in train": some (head mention name, tail mention name, relation) of the triple is a fact
-of the training file. Ign-P = (correct - correct_in_train) / (predicted - correct_in_train), and
+R = correct / gold, F1 = 2PR / (P + R); ``predicted_per_gold`` = predicted / gold. Ign-F1 leaves
+out of the precision the correct triples that are "in train": some (head mention name, tail
+mention name, relation) of the triple is a fact of the training file.
+Ign-P = (correct - correct_in_train) / (predicted - correct_in_train), and
 Ign-F1 = 2 Ign-P R / (Ign-P + R) with the same recall, as in the official script.
 """
 
