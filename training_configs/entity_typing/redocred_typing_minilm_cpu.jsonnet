@@ -9,4 +9,4 @@ luke.typing(std.extVar('LONGENT_MINILM'), 'docred_entity_typing', dev + '[0:450]
             dev + '[450:500]', features={ type: 'concat', extractors: [
               { type: 'entity_token' }, { type: 'mention_pool' },
             ] }, lr=1e-3, encoder_lr=1e-4, epochs=1, batch_size=4, warmup_steps=7,
-            per_mention=true)
+            per_mention=true) + luke.bucketed(4)

@@ -43,13 +43,12 @@ local trainer(lr, epochs, warmup_steps, accumulation, encoder_lr=null) = {
   cuda_device: -1,
 };
 
-// Batches of similar length (`bucket`), so banded attention pads little.
 local experiment(reader, train, validation, model, batch_size, trainer) = {
   dataset_reader: reader,
   train_data_path: train,
   validation_data_path: validation,
   model: model,
-  data_loader: { batch_sampler: { type: 'bucket', batch_size: batch_size, sorting_keys: ['tokens'] } },
+  data_loader: { batch_size: batch_size, shuffle: true },
   validation_data_loader: { batch_size: batch_size, shuffle: false },
   trainer: trainer,
 };
@@ -64,6 +63,11 @@ local experiment(reader, train, validation, model, batch_size, trainer) = {
   reader:: reader,
   embedder:: embedder,
   trainer:: trainer,
+
+  // Training batches of similar length, so little padding is computed (CPU recipes).
+  bucketed(batch_size):: {
+    data_loader: { batch_sampler: { type: 'bucket', batch_size: batch_size, sorting_keys: ['tokens'] } },
+  },
 
   // Multi-label typing of [MASK] entities (Open Entity, FIGER, DocRED documents).
   typing(model, reader_type, train, validation, max_length=512, reader_extra={},

@@ -10,4 +10,4 @@ local schema = luke.repo_path(std.thisFile, 'fixtures/relations/docred_rel_info.
 
 luke.docred(std.extVar('LONGENT_MINILM'), dev + '[0:450]', dev + '[450:500]', schema,
             max_length=512, ign_train_file=dev + '[0:450]', projection_dim=256, block_size=64,
-            lr=1e-3, encoder_lr=1e-4, epochs=2, batch_size=4, warmup_steps=14)
+            lr=1e-3, encoder_lr=1e-4, epochs=2, batch_size=4, warmup_steps=14) + luke.bucketed(4)
