@@ -6,10 +6,13 @@
 * ``cls_token``: the [CLS] word state, the same for every entity of a text (global context).
 * ``concat``: several extractors side by side, e.g. entity token + mention pooling + [CLS].
 
-:class:`LukeEntityModel` is the base of the typing and relation models that use them.
+:class:`LukeEntityModel` is the base of the typing and relation models that use them. With one
+entity token per mention (``entity_mention_index`` from the reader), the extractor's features of
+an entity's mention tokens are pooled by log-sum-exp, ATLOP's smooth max over mentions (Zhou et
+al. 2021, Eq. 2); with a single mention that pooling is the identity.
 """
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import torch
 from allennlp.common import Registrable
@@ -58,17 +61,23 @@ class MentionPoolExtractor(EntityFeatureExtractor):
         self.pooling = pooling
 
     def forward(self, words, entities, entity_position_ids, entity_mask):
-        batch, num_entities, width = entity_position_ids.shape
-        index = entity_position_ids.clamp(min=0).view(batch, num_entities * width, 1)
-        gathered = words.gather(1, index.expand(-1, -1, words.size(-1)))
-        gathered = gathered.view(batch, num_entities, width, -1)
-        valid = (entity_position_ids >= 0).unsqueeze(-1)
-        if self.pooling == "mean":
-            pooled = (gathered * valid).sum(2) / valid.sum(2).clamp(min=1)
-        else:
-            masked = gathered.masked_fill(~valid, torch.finfo(words.dtype).min)
-            pooled = masked.logsumexp(2) if self.pooling == "logsumexp" else masked.max(2).values
-        return pooled * valid.any(2)
+        return pool_rows(words, entity_position_ids, self.pooling)
+
+
+def pool_rows(values: torch.Tensor, index: torch.Tensor, pooling: str = "logsumexp"):
+    """Pools ``values`` (B, N, H) at the rows ``index`` (B, M, P), padded with -1, into (B, M, H)
+    by ``logsumexp``, ``mean`` or ``max``; a row of ``index`` that is all padding gives zeros."""
+    batch, count, width = index.shape
+    flat = index.clamp(min=0).view(batch, count * width, 1)
+    gathered = values.gather(1, flat.expand(-1, -1, values.size(-1)))
+    gathered = gathered.view(batch, count, width, -1)
+    valid = (index >= 0).unsqueeze(-1)
+    if pooling == "mean":
+        pooled = (gathered * valid).sum(2) / valid.sum(2).clamp(min=1)
+    else:
+        masked = gathered.masked_fill(~valid, torch.finfo(values.dtype).min)
+        pooled = masked.logsumexp(2) if pooling == "logsumexp" else masked.max(2).values
+    return pooled * valid.any(2)
 
 
 @EntityFeatureExtractor.register("cls_token")
@@ -124,8 +133,10 @@ class LukeEntityModel(Model):
         entity_ids: torch.Tensor,
         entity_position_ids: torch.Tensor,
         entity_mask: torch.Tensor,
-    ) -> torch.Tensor:
-        """Runs the embedder and returns entity features (B, M, ``feature_dim``)."""
+        entity_mention_index: Optional[torch.Tensor] = None,
+    ) -> Tuple[torch.Tensor, torch.Tensor]:
+        """Runs the embedder; returns entity features (B, E, ``feature_dim``) and the entity mask
+        (B, E) bool. Without ``entity_mention_index`` every entity token is an entity."""
         outputs = self.embedder(
             **tokens["tokens"],
             entity_ids=entity_ids,
@@ -135,7 +146,10 @@ class LukeEntityModel(Model):
         if not isinstance(outputs, tuple):
             raise ValueError("the entity models need the LUKE embedder with output='both'")
         words, entities = outputs
-        return self.extractor(words, entities, entity_position_ids, entity_mask)
+        features = self.extractor(words, entities, entity_position_ids, entity_mask)
+        if entity_mention_index is None:
+            return features, entity_mask.bool()
+        return pool_rows(features, entity_mention_index), entity_mention_index[..., 0] >= 0
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
         return self.metric.get_metric(reset)

@@ -1,15 +1,24 @@
 """Word spans to LUKE entity inputs, shared by the entity-typing and relation readers.
 
-LUKE (Yamada et al. 2020, §3.1) represents an entity by an entity token whose position embedding is
-the average over the word pieces it covers; an entity with several mentions covers the word pieces
-of all of them. :class:`EntityFieldBuilder` turns whitespace words plus word-level mention spans
-into the word-piece ``TextField`` and the entity tensors the ``long_luke`` embedder takes:
-``entity_ids`` (B, M) padded with 0, ``entity_position_ids`` (B, M, P) padded with -1 and
-``entity_mask`` (B, M) padded with 0.
+LUKE (Yamada et al. 2020, §3.1) represents an entity span by an entity token whose position
+embedding is the average over the word pieces it covers. An entity with several mentions is
+either one token over the word pieces of all of them (``per_mention=False``), or one token per
+mention (``per_mention=True``, LUKE's span semantics; the model pools the mention tokens per
+entity, ATLOP's log-sum-exp, Zhou et al. 2021, Eq. 2). :class:`EntityFieldBuilder` turns
+whitespace words plus word-level mention spans into the word-piece ``TextField`` and the tensors
+the ``long_luke`` embedder takes: ``entity_ids`` (B, M) padded with 0, ``entity_position_ids``
+(B, M, P) padded with -1, ``entity_mask`` (B, M) padded with 0, where M counts entity tokens;
+per mention also ``entity_mention_index`` (B, E, K): the token rows of each entity, padded with -1.
+
+A data path may end in ``[START:STOP]`` (Python slice of the file's records, e.g.
+``dev.json[0:450]``): record selection lives in the path, so a reader reused by ``allennlp
+evaluate`` reads every record of the file it is given.
 """
 
 import json
 import logging
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -27,30 +36,37 @@ logger = logging.getLogger(__name__)
 Span = Tuple[int, int]  # word offsets, end exclusive
 
 
-def iter_json_records(
-    path: str, skip: int = 0, limit: Optional[int] = None
-) -> Iterator[Tuple[str, Dict[str, Any]]]:
-    """Yields ``(where, record)`` from a JSON list or a JSON-lines file.
+RECORD_SLICE = re.compile(r"^(?P<path>.+)\[(?P<start>\d*):(?P<stop>\d*)\]$")
+
+
+def split_record_slice(path: str) -> Tuple[str, slice]:
+    """``"file.json[450:500]"`` -> ``("file.json", slice(450, 500))``; a path without the suffix
+    (or a file whose name really ends so) selects every record."""
+    match = RECORD_SLICE.match(str(path))
+    if match is None or os.path.exists(path):
+        return str(path), slice(None)
+    start, stop = match["start"], match["stop"]
+    return match["path"], slice(int(start) if start else None, int(stop) if stop else None)
+
+
+def iter_json_records(path: str) -> Iterator[Tuple[str, Dict[str, Any]]]:
+    """Yields ``(where, record)`` from a JSON list or a JSON-lines file, optionally sliced by a
+    ``[START:STOP]`` suffix (see :func:`split_record_slice`).
 
     ``where`` names the file and the line (JSON lines) or record index (JSON list) for errors.
-    ``skip`` and ``limit`` select a contiguous subset of records (a few documents for a smoke run).
     """
-    with open(path, encoding="utf-8") as handle:
+    file_path, selected = split_record_slice(path)
+    with open(file_path, encoding="utf-8") as handle:
         text = handle.read()
     if text.lstrip().startswith("["):
-        numbered = ((f"{path} record {i}", record) for i, record in enumerate(json.loads(text)))
+        numbered = [(f"{file_path} record {i}", r) for i, r in enumerate(json.loads(text))]
     else:
-        numbered = (
-            (f"{path}:{i + 1}", json.loads(line))
+        numbered = [
+            (f"{file_path}:{i + 1}", json.loads(line))
             for i, line in enumerate(text.splitlines())
             if line.strip()
-        )
-    for index, item in enumerate(numbered):
-        if index < skip:
-            continue
-        if limit is not None and index >= skip + limit:
-            return
-        yield item
+        ]
+    yield from numbered[selected]
 
 
 @dataclass
@@ -87,6 +103,7 @@ class EntityFieldBuilder:
     ``max_length`` counts word pieces including the special tokens. Longer texts are cut when
     ``truncate`` is true (mentions past the cut and entities left without mentions are dropped and
     counted in :attr:`stats`), otherwise they raise a ``ValueError`` naming the record.
+    ``per_mention``: one entity token per mention plus ``entity_mention_index`` (module docstring).
     """
 
     def __init__(
@@ -96,7 +113,9 @@ class EntityFieldBuilder:
         truncate: bool = True,
         tokenizer_kwargs: Optional[Dict[str, Any]] = None,
         serialization_dir: Optional[str] = None,
+        per_mention: bool = False,
     ) -> None:
+        self.per_mention = per_mention
         model_name, _ = resolve_model_name(model_name, serialization_dir)
         with naming_checkpoint(model_name):
             self.tokenizer = PretrainedTransformerTokenizer(
@@ -155,32 +174,52 @@ class EntityFieldBuilder:
                         f"{len(words)} words"
                     )
         pieces, offsets, kept_words = self.wordpiece_offsets(words, where)
-        kept, ids, positions = [], [], []
+        kept: List[int] = []
+        mentions: List[List[List[int]]] = []  # per kept entity, the pieces of each kept mention
         for index, spans in enumerate(entities):
-            covered: List[int] = []
+            entity_mentions = []
             for start, end in spans:
                 word_offsets = [o for o in offsets[start:end] if o is not None]
                 if end > kept_words or not word_offsets:
                     self.stats.dropped_mentions += 1  # past the cut, or words without pieces
                     continue
-                for first, last in word_offsets:
-                    covered.extend(p for p in range(first, last + 1) if p not in covered)
-            if not covered:
+                entity_mentions.append(
+                    [p for first, last in word_offsets for p in range(first, last + 1)]
+                )
+            if not entity_mentions:
                 self.stats.dropped_entities += 1
                 continue
             kept.append(index)
-            ids.append(entity_ids[index])
-            positions.append(covered)
+            mentions.append(entity_mentions)
         fields: Dict[str, Field] = {"tokens": TextField(pieces, self.token_indexers)}
         if kept:
-            width = max(len(p) for p in positions)
-            position_ids = torch.full((len(kept), width), -1, dtype=torch.long)
-            for row, covered in enumerate(positions):
-                position_ids[row, : len(covered)] = torch.tensor(covered)
-            fields["entity_ids"] = TensorField(torch.tensor(ids), padding_value=0)
-            fields["entity_position_ids"] = TensorField(position_ids, padding_value=-1)
-            fields["entity_mask"] = TensorField(torch.ones(len(kept), dtype=torch.long))
+            fields.update(self._entity_fields([entity_ids[i] for i in kept], mentions))
         return EncodedEntities(fields, kept, [t.text for t in pieces])
+
+    def _entity_fields(self, ids: List[int], mentions: List[List[List[int]]]) -> Dict[str, Field]:
+        if self.per_mention:
+            tokens = [pieces for entity in mentions for pieces in entity]
+            token_ids = [i for i, entity in zip(ids, mentions) for _ in entity]
+            rows, index = 0, torch.full((len(ids), max(map(len, mentions))), -1, dtype=torch.long)
+            for row, entity in enumerate(mentions):
+                index[row, : len(entity)] = torch.arange(rows, rows + len(entity))
+                rows += len(entity)
+        else:
+            # One token over the union of the mentions' pieces, in first-seen order.
+            tokens = [list(dict.fromkeys(p for m in entity for p in m)) for entity in mentions]
+            token_ids = ids
+        width = max(len(p) for p in tokens)
+        position_ids = torch.full((len(tokens), width), -1, dtype=torch.long)
+        for row, covered in enumerate(tokens):
+            position_ids[row, : len(covered)] = torch.tensor(covered)
+        fields: Dict[str, Field] = {
+            "entity_ids": TensorField(torch.tensor(token_ids), padding_value=0),
+            "entity_position_ids": TensorField(position_ids, padding_value=-1),
+            "entity_mask": TensorField(torch.ones(len(tokens), dtype=torch.long)),
+        }
+        if self.per_mention:
+            fields["entity_mention_index"] = TensorField(index, padding_value=-1)
+        return fields
 
     def log_stats(self, path: str) -> None:
         """Logs the truncation counts of one file and resets them."""
@@ -191,9 +230,9 @@ class EntityFieldBuilder:
 class EntityRecordReader(DatasetReader):
     """Base of the entity readers: JSON records in, :meth:`record_to_instances` per record.
 
-    ``max_records`` / ``skip_records`` read a contiguous subset of the file's records (lines or
-    list items), e.g. a few documents for a CPU smoke run. The truncation counts of each file are
-    logged after it is read.
+    A path may select records with a ``[START:STOP]`` suffix (module docstring);
+    ``per_mention``: one entity token per mention (:class:`EntityFieldBuilder`). The truncation
+    counts of each file are logged after it is read.
     """
 
     def __init__(
@@ -201,21 +240,19 @@ class EntityRecordReader(DatasetReader):
         transformer_model_name: str,
         max_length: int = 512,
         truncate: bool = True,
-        max_records: Optional[int] = None,
-        skip_records: int = 0,
         tokenizer_kwargs: Optional[Dict[str, Any]] = None,
         serialization_dir: Optional[str] = None,
+        per_mention: bool = False,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
         self.builder = EntityFieldBuilder(
-            transformer_model_name, max_length, truncate, tokenizer_kwargs, serialization_dir
+            transformer_model_name, max_length, truncate, tokenizer_kwargs, serialization_dir,
+            per_mention,
         )
-        self.max_records = max_records
-        self.skip_records = skip_records
 
     def _read(self, file_path: str) -> Iterable[Instance]:
-        for where, record in iter_json_records(file_path, self.skip_records, self.max_records):
+        for where, record in iter_json_records(file_path):
             yield from self.record_to_instances(record, where)
         self.builder.log_stats(file_path)
 

@@ -1,5 +1,6 @@
 """Typing metric on a hand-built batch; the typing model trains, saves and loads (smoke configs)."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -56,10 +57,14 @@ class TestLukeEntityTyping(ModelTestCase):
 
     def test_docred_typing_smoke_config_trains_saves_and_loads(self):
         config = CONFIGS / "docred_typing_smoke.jsonnet"
-        self.set_up_model(config, shared_data("re-docred", "dev_revised.json"))
-        small = (
-            '{"dataset_reader.max_records": 3, "validation_dataset_reader.max_records": 2,'
-            ' "trainer.num_epochs": 1}'
+        dev = str(shared_data("re-docred", "dev_revised.json"))
+        self.set_up_model(config, dev + "[0:3]")
+        small = json.dumps(
+            {
+                "train_data_path": dev + "[0:3]",
+                "validation_data_path": dev + "[40:42]",
+                "trainer.num_epochs": 1,
+            }
         )
         self.ensure_model_can_train_save_and_load(
             config, overrides=small, gradients_to_ignore=LAST_LAYER_WORD_QUERIES

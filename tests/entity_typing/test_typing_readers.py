@@ -57,8 +57,8 @@ def test_figer_span_out_of_range_names_line(tiny_luke, tmp_path):
 def test_docred_typing_on_re_docred(tiny_luke):
     path = shared_data("re-docred", "dev_revised.json")
     document = json.loads(path.read_text())[0]
-    reader = DocredEntityTypingReader(transformer_model_name=tiny_luke, max_records=1)
-    (instance,) = reader.read(str(path))
+    reader = DocredEntityTypingReader(transformer_model_name=tiny_luke)
+    (instance,) = reader.read(f"{path}[0:1]")
     vertex_set = document["vertexSet"]
     assert len(instance["entity_ids"].tensor) == len(vertex_set)
     words = [word for sentence in document["sents"] for word in sentence]
@@ -78,11 +78,9 @@ def test_docred_typing_on_re_docred(tiny_luke):
 
 def test_truncation_is_counted_and_logged(tiny_luke, caplog):
     path = shared_data("re-docred", "dev_revised.json")
-    reader = DocredEntityTypingReader(
-        transformer_model_name=tiny_luke, max_records=3, max_length=64
-    )
+    reader = DocredEntityTypingReader(transformer_model_name=tiny_luke, max_length=64)
     with caplog.at_level(logging.WARNING):
-        instances = list(reader.read(str(path)))
+        instances = list(reader.read(f"{path}[0:3]"))
     documents = json.loads(path.read_text())[:3]
     kept = sum(len(i["entity_ids"].tensor) for i in instances)
     total = sum(len(d["vertexSet"]) for d in documents)

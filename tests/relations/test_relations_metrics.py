@@ -14,7 +14,7 @@ from allennlp_longent.modules.entity_features import (
 )
 from allennlp_longent.relations.metrics import DocredF1, RelationMicroF1
 from allennlp_longent.relations.metrics.docred_f1 import load_train_facts
-from allennlp_longent.relations.models.docred_model import adaptive_threshold_loss
+from allennlp_longent.relations.models.docred_model import GroupBilinear, adaptive_threshold_loss
 
 
 def test_tacred_micro_f1_excludes_no_relation():
@@ -37,7 +37,7 @@ def test_docred_f1_and_ign_f1_by_hand(tmp_path):
     path = tmp_path / "train.json"
     path.write_text(json.dumps(train))
     assert load_train_facts(str(path)) == {("A", "B", "P1"), ("A", "B2", "P1"), ("Z", "C", "P3")}
-    assert load_train_facts(str(path), max_documents=1) == {("A", "B", "P1"), ("A", "B2", "P1")}
+    assert load_train_facts(f"{path}[0:1]") == {("A", "B", "P1"), ("A", "B2", "P1")}
     metric = DocredF1(load_train_facts(str(path)))
     metric(
         predicted=[{(0, 1, "P1"), (0, 2, "P2"), (1, 2, "P1")}, set()],
@@ -51,20 +51,57 @@ def test_docred_f1_and_ign_f1_by_hand(tmp_path):
     assert values["f1"] == pytest.approx(4 / 7)
     assert values["ign_precision"] == pytest.approx(1 / 2)  # (2 - 1) / (3 - 1)
     assert values["ign_f1"] == pytest.approx(1 / 2)
+    assert values["predicted_per_gold"] == pytest.approx(3 / 4)
     assert "ign_f1" not in DocredF1().get_metric()
 
 
 def test_adaptive_threshold_loss_by_hand():
     logits = torch.tensor([[0.0, 1.0, -1.0], [0.5, 0.2, 0.1]])  # TH first
     labels = torch.tensor([[1.0, 0.0], [0.0, 0.0]])
-    # L1 over the one positive pair: r1 against TH; L2 over both pairs: TH against negatives.
+    # L1 of the first pair: r1 against TH; L2 of each pair: TH against its negatives.
     above = -math.log(math.e / (1 + math.e))
     below_first = -math.log(1 / (1 + math.exp(-1)))
     below_second = -math.log(math.exp(0.5) / (math.exp(0.5) + math.exp(0.2) + math.exp(0.1)))
     loss = adaptive_threshold_loss(logits, labels)
-    assert loss.item() == pytest.approx(above / 1 + (below_first + below_second) / 2, rel=1e-6)
+    assert loss.item() == pytest.approx((above + below_first + below_second) / 2, rel=1e-6)
+    old = adaptive_threshold_loss(logits, labels, "atlop_positive_pairs")
+    assert old.item() == pytest.approx(above / 1 + (below_first + below_second) / 2, rel=1e-6)
     no_positive = adaptive_threshold_loss(logits[1:], labels[1:])
     assert no_positive.item() == pytest.approx(below_second, rel=1e-6)
+    with pytest.raises(ValueError, match="loss must be one of"):
+        adaptive_threshold_loss(logits, labels, "bce")
+
+
+def test_adaptive_threshold_loss_matches_atlop_equations():
+    """ATLOP (Zhou et al. 2021) Eq. 5-6 written out per pair and per class with Python floats:
+    L1 = -sum_{r in P_T} log(exp l_r / sum_{r' in P_T + TH} exp l_r'),
+    L2 = -log(exp l_TH / sum_{r' in N_T + TH} exp l_r'), averaged over the pairs."""
+    generator = torch.Generator().manual_seed(0)
+    logits = torch.randn(7, 6, generator=generator, dtype=torch.float64) * 3
+    labels = (torch.rand(7, 5, generator=generator) < 0.4).double()
+    labels[0] = 0.0  # an N/A pair
+    labels[1] = 1.0  # every relation positive: N_T is empty
+    total = 0.0
+    for row, pair_labels in zip(logits.tolist(), labels.tolist()):
+        positives = [r + 1 for r, y in enumerate(pair_labels) if y]
+        negatives = [r + 1 for r, y in enumerate(pair_labels) if not y]
+        above = math.log(sum(math.exp(row[c]) for c in positives + [0]))
+        below = math.log(sum(math.exp(row[c]) for c in negatives + [0]))
+        total += sum(above - row[r] for r in positives) + below - row[0]
+    loss = adaptive_threshold_loss(logits, labels)
+    assert loss.item() == pytest.approx(total / len(labels), rel=1e-12)
+
+
+def test_group_bilinear_is_the_blockwise_bilinear_form():
+    """ATLOP Eq. 4: logit_r = sum_i z_h^i^T W_r^i z_t^i + b_r over blocks of size k."""
+    torch.manual_seed(0)
+    scorer = GroupBilinear(dim=6, block_size=3, outputs=4).double()
+    head, tail = torch.randn(5, 6).double(), torch.randn(5, 6).double()
+    weight = scorer.linear.weight.view(4, 2, 3, 3)  # (relation, block, k, k)
+    expected = torch.einsum("pbi,rbij,pbj->pr", head.view(5, 2, 3), weight, tail.view(5, 2, 3))
+    assert torch.allclose(scorer(head, tail), expected + scorer.linear.bias, atol=1e-12)
+    with pytest.raises(ValueError, match="not a multiple of block_size"):
+        GroupBilinear(dim=6, block_size=4, outputs=2)
 
 
 def test_feature_extractors_by_hand():

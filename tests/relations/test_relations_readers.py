@@ -36,7 +36,7 @@ def test_tacred_bad_input_names_the_record(tiny_luke, tmp_path):
 def test_docred_pairs_and_labels_on_re_docred(tiny_luke):
     path = shared_data("re-docred", "dev_revised.json")
     document = json.loads(path.read_text())[0]
-    (instance,) = DocredReader(transformer_model_name=tiny_luke, max_records=1).read(str(path))
+    (instance,) = DocredReader(transformer_model_name=tiny_luke).read(f"{path}[0:1]")
     count = len(document["vertexSet"])
     pairs = instance["pair_indices"].tensor.tolist()
     assert len(pairs) == count * (count - 1) and all(h != t for h, t in pairs)
@@ -51,9 +51,9 @@ def test_docred_pairs_and_labels_on_re_docred(tiny_luke):
 def test_docred_truncation_keeps_gold_and_logs(tiny_luke, caplog):
     path = shared_data("re-docred", "dev_revised.json")
     document = json.loads(path.read_text())[0]
-    reader = DocredReader(transformer_model_name=tiny_luke, max_records=1, max_length=48)
+    reader = DocredReader(transformer_model_name=tiny_luke, max_length=48)
     with caplog.at_level(logging.WARNING):
-        (instance,) = reader.read(str(path))
+        (instance,) = reader.read(f"{path}[:1]")
     kept = instance["metadata"]["entities"]
     assert 2 <= len(kept) < len(document["vertexSet"])
     assert len(instance["pair_indices"].tensor) == len(kept) * (len(kept) - 1)

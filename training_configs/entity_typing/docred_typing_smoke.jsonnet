@@ -3,8 +3,5 @@
 local luke = import '../lib/luke.libsonnet';
 local dev = std.extVar('LONGENT_SHARED_DATA') + '/re-docred/dev_revised.json';
 
-luke.typing(std.extVar('LONGENT_LUKE'), 'docred_entity_typing', dev, dev,
-            lr=1e-3, epochs=2, batch_size=4, warmup_steps=0,
-            reader_extra={ max_records: 40 }) + {
-  validation_dataset_reader: self.dataset_reader + { skip_records: 40, max_records: 20 },
-}
+luke.typing(std.extVar('LONGENT_LUKE'), 'docred_entity_typing', dev + '[0:40]', dev + '[40:60]',
+            lr=1e-3, epochs=2, batch_size=4, warmup_steps=0, per_mention=true)

@@ -45,15 +45,19 @@ class LukeEntityTyping(LukeEntityModel):
         entity_mask: torch.Tensor,
         labels: Optional[torch.Tensor] = None,
         metadata: Optional[List[Dict[str, Any]]] = None,
+        entity_mention_index: Optional[torch.Tensor] = None,
     ) -> Dict[str, torch.Tensor]:
-        features = self.entity_features(tokens, entity_ids, entity_position_ids, entity_mask)
+        """``entity_mention_index``: one entity token per mention, pooled per entity (see
+        :class:`LukeEntityModel`); labels and outputs are per entity either way."""
+        features, mask = self.entity_features(
+            tokens, entity_ids, entity_position_ids, entity_mask, entity_mention_index
+        )
         logits = self.classifier(self.dropout(features))
         probabilities = torch.sigmoid(logits)
-        output = {"logits": logits, "probabilities": probabilities, "entity_mask": entity_mask}
+        output = {"logits": logits, "probabilities": probabilities, "entity_mask": mask}
         if metadata is not None:
             output["metadata"] = metadata
         if labels is not None:
-            mask = entity_mask.bool()
             loss = torch.nn.functional.binary_cross_entropy_with_logits(
                 logits[mask], labels[mask].float()
             )

@@ -1,21 +1,33 @@
-"""What the relation readers share: an optional closed set of relation labels and a count of the
-records skipped in a pass, logged at its end."""
+"""What the relation readers share: an optional closed set of relation labels (a list, or a
+``rel_info.json``-style schema file) and a count of the records skipped in a pass, logged at its
+end."""
 
 import logging
 from typing import Iterable, List, Optional
 
 from allennlp_longent.modules.entity_fields import EntityRecordReader
+from allennlp_longent.relations.dataset_readers.schema import load_relation_schema
 
 logger = logging.getLogger(__name__)
 
 
 class RelationRecordReader(EntityRecordReader):
-    """``relation_labels``: when given, a relation outside it is an error naming the record."""
+    """``relation_labels`` or ``relation_schema`` (a schema file, see :mod:`.schema`): when given, a
+    relation outside them is an error naming the file and record."""
 
     skip_reason = "records"
 
-    def __init__(self, relation_labels: Optional[List[str]] = None, **kwargs) -> None:
+    def __init__(
+        self,
+        relation_labels: Optional[List[str]] = None,
+        relation_schema: Optional[str] = None,
+        **kwargs,
+    ) -> None:
         super().__init__(**kwargs)
+        if relation_labels is not None and relation_schema is not None:
+            raise ValueError("give relation_labels or relation_schema, not both")
+        if relation_schema is not None:
+            relation_labels = load_relation_schema(relation_schema)
         self.relation_labels = set(relation_labels) if relation_labels is not None else None
         self.skipped = 0
 
@@ -30,4 +42,6 @@ class RelationRecordReader(EntityRecordReader):
             return
         for relation in relations:
             if relation is not None and relation not in self.relation_labels:
-                raise ValueError(f"{where}: unknown relation label {relation!r}")
+                raise ValueError(
+                    f"{where}: unknown relation label {relation!r} (not in the relation schema)"
+                )

@@ -22,8 +22,9 @@ MASK_ENTITY = 1
 
 @DatasetReader.register("docred")
 class DocredReader(RelationRecordReader):
-    """``relation_labels``: when given (e.g. the keys of DocRED's ``rel_info.json``), a relation
-    outside it is an error naming the document."""
+    """``relation_schema`` (DocRED's ``rel_info.json``) or ``relation_labels``: when given, a
+    relation outside it is an error naming the file and document. ``per_mention``: one entity token
+    per mention (pooled per entity by the model)."""
 
     skip_reason = "documents with < 2 entities"
 

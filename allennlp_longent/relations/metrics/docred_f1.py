@@ -1,32 +1,32 @@
 """DocRED's official relation F1 and Ign-F1 (Yao et al. 2019, §4; their evaluation script).
 
 Triples are (head entity, tail entity, relation) per document. P = correct / predicted,
-R = correct / gold, F1 = 2PR / (P + R). Ign-F1 leaves out of the precision the correct triples
-that are "in train": some (head mention name, tail mention name, relation) of the triple is a fact
-of the training file. Ign-P = (correct - correct_in_train) / (predicted - correct_in_train), and
+R = correct / gold, F1 = 2PR / (P + R); ``predicted_per_gold`` = predicted / gold. Ign-F1 leaves
+out of the precision the correct triples that are "in train": some (head mention name, tail
+mention name, relation) of the triple is a fact of the training file.
+Ign-P = (correct - correct_in_train) / (predicted - correct_in_train), and
 Ign-F1 = 2 Ign-P R / (Ign-P + R) with the same recall, as in the official script.
 """
 
-import json
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from allennlp.training.metrics import Metric
+
+from allennlp_longent.modules.entity_fields import iter_json_records
 
 Fact = Tuple[str, str, str]
 Triple = Tuple[int, int, str]
 
 
-def load_train_facts(path: str, max_documents: Optional[int] = None) -> Set[Fact]:
-    """Every (head mention name, tail mention name, relation) of a DocRED training file (of its
-    first ``max_documents`` documents, for runs that train on a slice)."""
-    with open(path, encoding="utf-8") as handle:
-        documents = json.load(handle)[:max_documents]
+def load_train_facts(path: str) -> Set[Fact]:
+    """Every (head mention name, tail mention name, relation) of a DocRED training file; a path
+    ``file.json[START:STOP]`` reads that slice of its documents (a run that trains on a slice)."""
     facts: Set[Fact] = set()
-    for number, document in enumerate(documents):
+    for where, document in iter_json_records(path):
         vertex_set = document["vertexSet"]
         for label in document.get("labels", []):
             if not (0 <= label["h"] < len(vertex_set) and 0 <= label["t"] < len(vertex_set)):
-                raise ValueError(f"{path} document {number}: relation {label} has no entity")
+                raise ValueError(f"{where}: relation {label} has no entity")
             for head in vertex_set[label["h"]]:
                 for tail in vertex_set[label["t"]]:
                     facts.add((head["name"], tail["name"], label["r"]))
@@ -67,6 +67,8 @@ class DocredF1(Metric):
         precision = self._correct / self._predicted if self._predicted else 0.0
         recall = self._correct / self._gold if self._gold else 0.0
         metrics = {"precision": precision, "recall": recall, "f1": _f1(precision, recall)}
+        # Calibration at a glance: 1.0 when the model predicts as many triples as there are.
+        metrics["predicted_per_gold"] = self._predicted / self._gold if self._gold else 0.0
         if self.train_facts is not None:
             kept = self._predicted - self._correct_in_train
             ign_precision = (self._correct - self._correct_in_train) / kept if kept else 0.0

@@ -51,7 +51,7 @@ class LukeRelationClassifier(LukeEntityModel):
         label: Optional[torch.Tensor] = None,
         metadata: Optional[List[Dict[str, Any]]] = None,
     ) -> Dict[str, torch.Tensor]:
-        features = self.entity_features(tokens, entity_ids, entity_position_ids, entity_mask)
+        features, _ = self.entity_features(tokens, entity_ids, entity_position_ids, entity_mask)
         pair = features[:, :2].flatten(1)  # head ([MASK]) then tail ([MASK2])
         logits = self.classifier(self.dropout(pair))
         output = {"logits": logits, "probabilities": torch.softmax(logits, -1)}
