@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job's paragraph as a linked HTML page, and its screenshot in headless Chromium:
+# The first demo paragraph (fixtures/zeshel_demo/paragraphs.jsonl) as a linked HTML page, and its screenshot in headless Chromium:
 #   bash scripts/demo_html.sh [RUN_DIR (default runs/main_job)] [PNG (default docs/linked_paragraph.png)]
 # Needs the main job's linker and KB (bash scripts/main_job.sh) and Chromium (apt-get install -y chromium).
 # Writes RUN_DIR/paragraph.txt, RUN_DIR/ruler (entity_ruler pipeline), RUN_DIR/paragraph.{jsonl,html}.
@@ -15,14 +15,19 @@ from pathlib import Path
 
 import spacy
 
-sys.path.insert(0, "scripts")
-from link_paragraph import MENTIONS, PARAGRAPH  # the main job's paragraph and its mentions
+import json
 
+# the first demo paragraph, and an entity_ruler that finds its gold spans by their text
+record = json.loads(Path("fixtures/zeshel_demo/paragraphs.jsonl").read_text().splitlines()[0])
+text = record["text"]
+patterns = [
+    {"label": e["label"], "pattern": text[e["start_char"]:e["end_char"]]} for e in record["entities"]
+]
 run = Path(sys.argv[1])
 nlp = spacy.blank("en")
-nlp.add_pipe("entity_ruler").add_patterns([{"label": "ENTITY", "pattern": m} for m in MENTIONS])
+nlp.add_pipe("entity_ruler").add_patterns(patterns)
 nlp.to_disk(run / "ruler")
-(run / "paragraph.txt").write_text(PARAGRAPH + "\n", encoding="utf-8")
+(run / "paragraph.txt").write_text(text + "\n", encoding="utf-8")
 PY
 rm -f "$run/paragraph.jsonl" "$run/paragraph.html"
 # --threshold 0.26: links below p=0.26 (softmax over 4 candidates) become NIL, so both kinds show
