@@ -50,7 +50,8 @@ def main() -> None:
     right = dict.fromkeys(systems, 0)
     for mention in mentions:
         words = documents.world(world)[mention["context_document_id"]]["text"].split()
-        query = MentionQuery(tuple(words), mention["start_index"], mention["end_index"])
+        query = MentionQuery(tuple(words), mention["start_index"], mention["end_index"],
+                             mention["context_document_id"])
         for name, (cascade, weight) in systems.items():
             wall, cpu = time.perf_counter(), time.process_time()
             [scored] = cascade.score([query])

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job on bundled data: extend MiniLM to 1024 positions (E_repeat), retrieve candidates
-# (BM25, untrained dense MiniLM, their fusion), train a cross-encoder re-ranker on five demo
-# worlds, calibrate the retrieve-then-rerank cascade on a sixth, and report it against its
-# baselines on a seventh, unseen world; then link the demo paragraphs with spaCy.
+# with BM25 re-scored by a first stage of context evidence fitted on five demo worlds, train a
+# cross-encoder re-ranker on its hard negatives in those worlds, calibrate the
+# retrieve-then-rerank cascade on a sixth, and report it against its baselines on a seventh,
+# unseen world; then link the demo paragraphs with spaCy.
 # Exits non-zero when the cascade is below max(BM25@1, dense@1) or not above chance.
 # Everything it keeps goes to $LONGENT_RUN_DIR (default runs/main_job).
 set -euo pipefail
@@ -15,7 +16,7 @@ export LONGENT_DEMO_MODEL="$run/minilm-1024" LONGENT_DEMO_CANDIDATES="$run/candi
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}"
 data=fixtures/zeshel_demo
 minilm="$("$bin/python" -c 'from allennlp_longent.config_defaults import packaged_minilm; print(packaged_minilm())')"
-mkdir -p "$run"
+mkdir -p "$run/linker"
 start=$SECONDS
 
 echo "== 1/5 extend all-MiniLM-L6-v2 from 512 to 1024 positions (E_repeat)"
@@ -25,9 +26,10 @@ else
   echo "already at $LONGENT_DEMO_MODEL"
 fi
 
-echo "== 2/5 BM25 candidates (the re-ranker's training negatives)"
-"$bin/longent" candidates "$data" --top-k 64 --output-dir "$LONGENT_DEMO_CANDIDATES" --overwrite \
-  --no-progress 2>/dev/null | grep -E "mentions$|micro"
+echo "== 2/5 first stage: BM25 re-scored by context evidence fitted on the training worlds"
+"$bin/python" scripts/main_job_first_stage.py "$data" --settings "$run/linker/first_stage.json" \
+  --candidates-dir "$LONGENT_DEMO_CANDIDATES" 2>"$run/first_stage.log" \
+  || { tail -n 20 "$run/first_stage.log" >&2; exit 1; }
 
 echo "== 3/5 train the cross-encoder on five worlds, validate on frost_fjords (log: $run/train.log)"
 if ! "$bin/allennlp" train training_configs/zeshel/demo_minilm.jsonnet -s "$run/training" -f \
@@ -40,7 +42,6 @@ if ! "$bin/allennlp" train training_configs/zeshel/demo_minilm.jsonnet -s "$run/
   exit 1
 fi
 # keep what the job shows: the archive and the metrics; drop checkpoints and the training folder
-mkdir -p "$run/linker"
 mv "$run/training/model.tar.gz" "$run/training/metrics.json" "$run/linker/"
 "$bin/python" - "$run/training" <<'PY'
 import glob, json, sys
@@ -58,7 +59,8 @@ rm -rf "$run/training" "$LONGENT_DEMO_CANDIDATES"
 
 echo "== 4/5 cascade: calibrate on frost_fjords, report on the unseen lantern_isles"
 "$bin/python" scripts/main_job_cascade.py "$run/linker/model.tar.gz" "$data" --encoder "$minilm" \
-  --settings "$run/linker/cascade.json" 2>"$run/cascade.log" || status=$?
+  --settings "$run/linker/cascade.json" --first-stage "$run/linker/first_stage.json" \
+  2>"$run/cascade.log" || status=$?
 if [ "${status:-0}" -ne 0 ]; then grep -v INFO "$run/cascade.log" | tail -n 20 >&2; exit "$status"; fi
 
 echo "== 5/5 spaCy: the demo paragraphs, gold spans, longent_linker with the calibrated cascade"

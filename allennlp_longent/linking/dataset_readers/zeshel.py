@@ -335,6 +335,10 @@ class ZeshelReader(DatasetReader):
         window = self._context_window(pieces, start, end, self._mention_budget)
         return TextField(self._single_tokens(window))
 
+    def text_field(self, text: str) -> TextField:
+        """``[CLS] text [SEP]`` cut to ``max_length`` pieces (a sentence, a mention string)."""
+        return TextField(self._single_tokens(self.tokenize_words(text.split()).ids[: self._budget]))
+
     def entity_field(self, document: Document) -> TextField:
         """``[CLS] title [ENT] description [SEP]`` cut to ``max_length`` pieces."""
         return TextField(self._single_tokens(self._entity_ids(document)[: self._budget]))

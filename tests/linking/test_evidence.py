@@ -1,0 +1,116 @@
+"""The cascade's first stage: sentences near a mention, the features, their fit, the re-ordering."""
+
+import numpy as np
+import pytest
+
+from allennlp_longent.linking.candidates.generator import MentionQuery
+from allennlp_longent.linking.cascade import Cascade, CascadeSettings, calibrate
+from allennlp_longent.linking.evidence import (
+    FEATURES,
+    ContextEvidence,
+    EvidenceSettings,
+    fit,
+    nearby_sentences,
+)
+from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+
+WORDS = "A b . Old Carrow sailed . He kept bees ! Far away a war began . End".split()
+#        0 1 2 3   4      5      6 7  8    9   10 11 12  13 14 15  16  17 18  (mention: 4)
+
+
+def test_nearby_sentences_are_whole_and_the_mention_s_own_loses_the_mention():
+    assert nearby_sentences(WORDS, 4, 4, window=100) == [
+        "A b .", "Old sailed .", "He kept bees !", "Far away a war began .", "End"]
+    # within 3 words: "A b ." ends at 2 (>= 4 - 3) and "He kept bees !" starts at 7 (<= 4 + 3)
+    assert nearby_sentences(WORDS, 4, 4, window=3) == ["A b .", "Old sailed .", "He kept bees !"]
+    assert nearby_sentences(WORDS, 4, 4, window=0) == ["Old sailed ."]
+    assert nearby_sentences(["Carrow", "."], 0, 0, window=5) == []  # nothing left but the stop
+
+
+class AxisEncoder:
+    """Unit vectors on hand-chosen axes: what a sentence encoder would give, made exact."""
+
+    AXES = {"Carrow": 0, "bees": 1, "war": 2}
+
+    def _vector(self, text: str) -> np.ndarray:
+        vector = np.zeros(4, dtype=np.float32)
+        for word, axis in self.AXES.items():
+            vector[axis] += word in text
+        vector[3] = 1e-3
+        return vector / np.linalg.norm(vector)
+
+    def texts(self, texts):
+        return np.stack([self._vector(t) for t in texts])
+
+    def documents(self, documents):
+        return np.stack([self._vector(d["title"] + " " + d["text"]) for d in documents])
+
+
+def evidence(weights=None, scales=None, window=3) -> ContextEvidence:
+    result = ContextEvidence(EvidenceSettings("unused", window=window, weights=weights or {},
+                                              scales=scales or {}))
+    result._encoder = AxisEncoder()
+    return result
+
+
+ENTITIES = [Entity("beekeeper", "Carrow", "kept bees"), Entity("soldier", "Carrow", "won a war"),
+            Entity("page", "Old Carrow", "A b . Old Carrow sailed .")]
+
+
+def test_features_by_hand():
+    query = MentionQuery(tuple(WORDS), 4, 4, document_id="page")
+    [rows] = evidence().features([query], [ENTITIES], [np.array([3.0, 2.0, 1.0])])
+    assert rows.shape == (3, len(FEATURES))
+    assert rows[:, 0].tolist() == [3.0, 2.0, 1.0]
+    # the mention "Carrow" is axis 0; "beekeeper" is Carrow + bees, so cos = 1 / sqrt(2)
+    s2 = 1 / np.sqrt(2)
+    np.testing.assert_allclose(rows[:, 1], [s2, s2, 1.0], atol=1e-5)
+    # near sentences (window 3): "A b .", "Old sailed ." (nothing) and "He kept bees !" (bees)
+    np.testing.assert_allclose(rows[:, 2], [s2, 0.0, 0.0], atol=1e-3)
+    assert rows[:, 3].tolist() == [0.0, 0.0, 1.0]  # the mention's own page
+
+
+def test_fit_learns_the_deciding_feature_and_counts_what_it_saw():
+    rng = np.random.default_rng(0)
+    rows, golds = [], []
+    for _ in range(60):
+        features = rng.normal(size=(5, len(FEATURES)))
+        gold = int(rng.integers(5))
+        features[gold, 2] += 3.0  # the clue decides
+        rows.append(features)
+        golds.append(gold)
+    rows.append(rng.normal(size=(1, len(FEATURES))))  # one candidate: nothing to learn
+    golds.append(0)
+    fitted = fit(rows, golds, EvidenceSettings("enc", window=7))
+    assert fitted.window == 7 and fitted.encoder == "enc"
+    assert fitted.weights["clue"] > max(abs(fitted.weights[f]) for f in FEATURES if f != "clue")
+    assert fitted.fitted["mentions"] == 60
+    assert fitted.fitted["first_stage_at_1"] >= 55
+    assert fitted.fitted["retrieval_at_1"] == sum(int(np.argmax(r[:, 0])) == g
+                                                  for r, g in zip(rows[:60], golds[:60]))
+    with pytest.raises(ValueError, match="no training mention"):
+        fit([rows[-1]], [0], EvidenceSettings("enc"))
+
+
+def test_the_cascade_re_orders_retrieval_by_the_first_stage_and_keeps_it_when_calibrated():
+    kb = KnowledgeBase()
+    kb.add(ENTITIES)
+    scales = {f: [0.0, 1.0] for f in FEATURES}
+    settings = CascadeSettings(top_k=3, rerank_k=2, evidence=EvidenceSettings(
+        "unused", window=3, weights={"clue": 1.0, "own_document": -5.0}, scales=scales).to_dict())
+    cascade = Cascade(kb, settings=settings)
+    cascade.evidence._encoder = AxisEncoder()
+    query = MentionQuery(tuple(WORDS), 4, 4, document_id="page")
+    [ranked] = cascade.link([query])
+    assert [c["id"] for c in ranked] == ["beekeeper", "soldier"]  # the page is pushed out
+    np.testing.assert_allclose([c["retrieval_score"] for c in ranked], [1 / np.sqrt(2), 0.0],
+                               atol=1e-3)
+    [scored] = cascade.score([query])
+    calibrated = calibrate([scored], ["beekeeper"], settings)
+    assert calibrated.evidence == settings.evidence
+    assert calibrated.validation["retrieval_at_1"] == 1
+
+
+def test_without_weights_it_is_an_error_to_ask_for_features():
+    with pytest.raises(ValueError, match="no first stage"):
+        Cascade(KnowledgeBase(), settings=CascadeSettings()).features(["x"])
