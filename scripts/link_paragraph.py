@@ -4,8 +4,8 @@ Each line of ``fixtures/zeshel_demo/paragraphs.jsonl`` is ``{"text", "entities":
 "end_char", "label", "kb_id"}]}``, set in the unseen test world. The gold spans (with their spaCy
 labels) become ``doc.ents`` and ``longent_linker`` links them against a knowledge base of that
 world, with the re-ranker archive and the cascade settings calibrated by the main job; DATE and
-other non-entity labels must be left unlinked. The same spans are linked by retrieval alone for
-comparison.
+other non-entity labels must be left unlinked. The same spans are linked by the cascade's first
+stage alone and by retrieval alone for comparison.
 
     python scripts/link_paragraph.py ARCHIVE CASCADE.json --kb KB_DIR [--paragraphs FILE]
 """
@@ -65,6 +65,7 @@ def main() -> None:
     for name, config in (
         ("cascade", {"archive": args.archive, "calibration": args.cascade,
                      "rerank_k": settings.rerank_k}),
+        ("first stage alone", {"calibration": args.cascade}),
         ("retrieval alone", {}),
     ):
         nlp = spacy.blank("en")
@@ -87,15 +88,21 @@ def main() -> None:
             right += ent.kb_id_ == gold
             best = (ent._.longent_candidates or [{}])[0]
             mark = "right" if ent.kb_id_ == gold else f"WRONG (gold {kb[gold].title})"
+            if ent.kb_id_ == "NIL":
+                mark = f"WRONG: NIL, p under {settings.threshold:.2f} (gold {kb[gold].title})"
             print(f"  {ent.text!r:<24} {ent.label_:<8} -> {best.get('title', 'NIL')!r:<28} "
                   f"p={best.get('probability', 0):.2f} {mark}  [retrieval alone: "
                   f"{kb[plain.kb_id_].title if plain.kb_id_ in kb else plain.kb_id_}]")
         print()
-    plain_right = sum(ent.kb_id_ == gold for doc, gold_ids in zip(*results["retrieval alone"])
-                      for ent, gold in zip(doc.ents, gold_ids) if ent.label_ not in SKIP_LABELS)
-    print(f"linked right: {right}/{total} ({right / max(total, 1):.0%}) with the cascade, "
-          f"{plain_right}/{total} with {retriever} retrieval alone; non-entity spans left "
-          f"unlinked: {skipped_right}/{skipped}")
+    def right_of(name: str) -> int:
+        return sum(ent.kb_id_ == gold for doc, gold_ids in zip(*results[name])
+                   for ent, gold in zip(doc.ents, gold_ids) if ent.label_ not in SKIP_LABELS)
+
+    first = (f", {right_of('first stage alone')}/{total} with its first stage alone"
+             if settings.evidence else "")
+    print(f"linked right: {right}/{total} ({right / max(total, 1):.0%}) with the cascade{first}, "
+          f"{right_of('retrieval alone')}/{total} with {retriever} retrieval alone; non-entity "
+          f"spans left unlinked: {skipped_right}/{skipped}")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Dict, List, Tuple
 
+import allennlp_longent.components  # noqa: F401  (registers the reader and the models)
 from allennlp_longent.linking.candidates import CandidateGenerator, MentionQuery
 from allennlp_longent.linking.candidates.dense import DenseCandidateGenerator
 from allennlp_longent.linking.candidates.hybrid import HybridCandidateGenerator

@@ -12,16 +12,19 @@ such scores on validation (or, uncalibrated, over the m candidates themselves):
     s_i = (1 - λ) z(r)_i + λ z(c)_i,      p_i = exp(s_i / T) / (exp(b / T) + Σ_j exp(s_j / T))
 
 λ = 0 is the retrieval order itself (ties keep retrieval order), so choosing λ on validation by
-accuracy, ties to the smaller λ, gives validation accuracy ≥ retrieval's. b is the score of
+accuracy, ties to the smaller λ, gives validation accuracy ≥ retrieval's; a λ > 0 must also pass
+a sign test against λ = 0 (:func:`calibrate`). b is the score of
 "none of these" (NIL): standardising with validation statistics keeps the absolute level of the
 scores, which is what tells a mention whose entity is missing. T and b maximise the likelihood
 (temperature scaling, Guo et al. 2017) of the validation mentions twice: as they are (the gold is
-right) and with the gold removed from the knowledge base (NIL is right); the NIL threshold on the
-best p maximises accuracy over the same two sets.
+right) and with the gold removed from the knowledge base (NIL is right), the two sets weighted by
+the expected share of mentions without an entity; the NIL threshold on the best p maximises
+accuracy over the same weighted sets.
 """
 
 import json
 import logging
+import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
@@ -222,8 +225,17 @@ def accuracy(scored: Sequence[Scored], golds: Sequence[Optional[str]], weight: f
 
 
 def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
-              settings: CascadeSettings) -> CascadeSettings:
-    """Chooses the scales, λ, T, b and the NIL threshold on validation (module docstring)."""
+              settings: CascadeSettings, significance: float = 0.05,
+              nil_rate: float = 0.1) -> CascadeSettings:
+    """Chooses the scales, λ, T, b and the NIL threshold on validation (module docstring).
+    The most accurate λ is kept only if its gain over λ = 0 passes a one-sided sign test at
+    ``significance`` on the mentions where the two disagree; otherwise λ = 0, so that a re-ranker
+    whose help on a small validation set could be chance is not trusted. ``nil_rate``: the share
+    of mentions expected to have no entity in the knowledge base; the mentions as they are weigh
+    ``1 - nil_rate`` and the same mentions with their gold removed ``nil_rate`` in the fit of
+    T and b and in the accuracy the threshold maximises."""
+    if not 0.0 < nil_rate < 1.0:
+        raise ValueError(f"nil_rate must be in (0, 1), got {nil_rate}")
     items = [item for item in scored if item.entities]
     has_rerank = bool(items) and all(item.rerank is not None for item in items)
     fitted = CascadeSettings(settings.top_k, settings.rerank_k, evidence=settings.evidence)
@@ -232,41 +244,51 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
         if has_rerank:
             fitted.rerank_scale = _scale(np.concatenate([i.rerank for i in items]))
     counts = {w: accuracy(scored, golds, w, fitted) for w in (WEIGHTS if has_rerank else (0.0,))}
-    fitted.weight = max(counts, key=lambda w: (counts[w], -w))
-    # (combined scores, index of the right answer or None for NIL) as is and without the gold
-    cases: List[Tuple[np.ndarray, Optional[int]]] = []
+    best_weight = max(counts, key=lambda w: (counts[w], -w))
+    fixed, broken = _disagreements(scored, golds, best_weight, fitted)
+    p_value = sign_test(fixed, broken)
+    fitted.weight = best_weight if p_value <= significance else 0.0
+    # (combined scores, index of the right answer or None for NIL, case weight) as they are and
+    # without the gold; the two sets weigh 1 - nil_rate and nil_rate in all
+    cases: List[Tuple[np.ndarray, Optional[int], float]] = []
     reachable = 0
     for item, gold in zip(scored, golds):
         if not item.entities:
             continue
         _, combined, _ = combine(item, fitted.weight, fitted)
         ids = [e.id for e in item.entities]
-        cases.append((combined, ids.index(gold) if gold in ids else None))
+        cases.append((combined, ids.index(gold) if gold in ids else None, 1.0 - nil_rate))
         reachable += gold in ids
         rest = [i for i, e in enumerate(ids) if e != gold]
         if rest and gold in ids:
-            cases.append((combined[rest], None))
+            cases.append((combined[rest], None, nil_rate))
+    totals = {w: sum(c[2] == w for c in cases) for w in (1.0 - nil_rate, nil_rate)}
+    cases = [(c, r, w / totals[w]) for c, r, w in cases]
 
     def nll(temperature: float, nil_score: float) -> float:
         total = 0.0
-        for combined, right in cases:
+        for combined, right, weight in cases:
             p = probabilities(combined, temperature, nil_score)
-            total -= np.log(max(p[right] if right is not None else 1 - p.sum(), 1e-12))
+            total -= weight * np.log(max(p[right] if right is not None else 1 - p.sum(), 1e-12))
         return total
 
     grid = [(t, b) for t in TEMPERATURES for b in NIL_SCORES]
     fitted.temperature, fitted.nil_score = min(grid, key=lambda tb: nll(*tb)) if cases else (1, 0)
-    best = []  # (probability of the best candidate, whether linking it is right)
-    for combined, right in cases:
+    best = []  # (probability of the best candidate, linking it is right, NIL is right, weight)
+    for combined, right, weight in cases:
         p = probabilities(combined, fitted.temperature, fitted.nil_score)
         best.append((float(p.max()), right is not None and int(np.argmax(combined)) == right,
-                     right is None))
+                     right is None, weight))
 
     def correct(threshold: float) -> int:
-        return sum((p >= threshold and ok) or (p < threshold and nil) for p, ok, nil in best)
+        return sum((p >= threshold and ok) or (p < threshold and nil) for p, ok, nil, _ in best)
 
-    thresholds = sorted({0.0} | {p for p, _, _ in best} | {np.nextafter(p, 2) for p, _, _ in best})
-    fitted.threshold = float(max(thresholds, key=lambda t: (correct(t), -t)))
+    def expected(threshold: float) -> float:
+        return sum(w for p, ok, nil, w in best
+                   if (p >= threshold and ok) or (p < threshold and nil))
+
+    thresholds = sorted({0.0} | {b[0] for b in best} | {np.nextafter(b[0], 2) for b in best})
+    fitted.threshold = float(max(thresholds, key=lambda t: (round(expected(t), 12), -t)))
     fitted.validation = {
         "mentions": len(golds),
         "gold_in_reranked": reachable,
@@ -274,11 +296,35 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
         "reranker_alone_at_1": accuracy(scored, golds, 1.0, fitted) if has_rerank else None,
         "cascade_at_1": counts[fitted.weight],
         "accuracy_by_weight": {str(w): c for w, c in counts.items()},
+        "sign_test": {"weight": best_weight, "fixed": fixed, "broken": broken,
+                      "p_value": p_value, "significance": significance},
+        "nil_rate": nil_rate,
         "nil_threshold_correct": correct(fitted.threshold),
         "nil_threshold_total": len(best),
         "never_nil_correct": correct(0.0),
     }
     return fitted
+
+
+def _disagreements(scored: Sequence[Scored], golds: Sequence[Optional[str]], weight: float,
+                   settings: CascadeSettings) -> Tuple[int, int]:
+    """Mentions right with ``weight`` and wrong with λ = 0 (fixed), and the reverse (broken)."""
+    fixed = broken = 0
+    for item, gold in zip(scored, golds):
+        if item.entities:
+            right = [item.entities[combine(item, w, settings)[0][0]].id == gold
+                     for w in (weight, 0.0)]
+            fixed += right[0] and not right[1]
+            broken += right[1] and not right[0]
+    return fixed, broken
+
+
+def sign_test(fixed: int, broken: int) -> float:
+    """One-sided P(X ≥ fixed) for X ~ Binomial(fixed + broken, 1/2); 1.0 when nothing differs."""
+    n = fixed + broken
+    if n == 0:
+        return 1.0
+    return float(sum(math.comb(n, k) for k in range(fixed, n + 1)) / 2 ** n)
 
 
 def _scale(scores: np.ndarray) -> List[float]:

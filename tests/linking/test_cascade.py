@@ -11,6 +11,7 @@ from allennlp_longent.linking.cascade import (
     accuracy,
     calibrate,
     combine,
+    sign_test,
 )
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 
@@ -55,7 +56,10 @@ def test_calibration_never_ends_below_retrieval_on_validation():
     assert settings.validation["retrieval_at_1"] == accuracy(items, golds, 0.0)
     counts = settings.validation["accuracy_by_weight"]
     best = max(counts.values())
-    assert settings.weight == min(float(w) for w, c in counts.items() if c == best)
+    most_accurate = min(float(w) for w, c in counts.items() if c == best)
+    test = settings.validation["sign_test"]
+    assert test["weight"] == most_accurate
+    assert settings.weight == (most_accurate if test["p_value"] <= 0.05 else 0.0)
     assert settings.retrieval_scale[1] > 0 and settings.rerank_scale[1] > 0
 
 
@@ -69,7 +73,8 @@ def test_calibration_follows_a_good_reranker_and_fits_temperature_and_threshold(
         order = [2 - gold] + [j for j in range(3) if j != 2 - gold]
         items.append(scored([retrieval[j] for j in range(3)], rerank))
         golds.append("abc"[order[0]])
-    settings = calibrate(items, golds, CascadeSettings(rerank_k=3))
+    # as many mentions without an entity as with one: the threshold must separate them
+    settings = calibrate(items, golds, CascadeSettings(rerank_k=3), nil_rate=0.5)
     assert settings.validation["reranker_alone_at_1"] == 30
     assert settings.validation["cascade_at_1"] == 30 and settings.weight > 0.5
     # the NIL threshold separates: with the gold removed the re-ranker finds nothing it likes,
@@ -83,6 +88,12 @@ def test_calibration_follows_a_good_reranker_and_fits_temperature_and_threshold(
         rest = Scored([item.entities[i] for i in keep], item.retrieval[keep], item.rerank[keep])
         _, _, p_rest = combine(rest, settings.weight, settings)
         assert p.max() >= settings.threshold > p_rest.max()
+    # expecting few missing entities, the cascade says NIL less often
+    rare = calibrate(items, golds, CascadeSettings(rerank_k=3), nil_rate=0.1)
+    assert rare.validation["nil_rate"] == 0.1
+    assert rare.validation["nil_threshold_correct"] < settings.validation["nil_threshold_correct"]
+    with pytest.raises(ValueError, match="nil_rate"):
+        calibrate(items, golds, CascadeSettings(rerank_k=3), nil_rate=0.0)
 
 
 def test_settings_round_trip_and_bad_files(tmp_path):
@@ -113,3 +124,31 @@ def test_without_a_ranker_the_links_are_retrievals_and_the_threshold_gives_nil()
     cascade.settings.threshold = 0.99
     assert cascade.best(ranked) == NIL
     assert cascade.link(["nothing matches"]) == [[]] and cascade.best([]) == NIL
+
+
+def test_sign_test_by_hand():
+    assert sign_test(3, 1) == pytest.approx(5 / 16)  # P(X >= 3), X ~ B(4, 1/2)
+    assert sign_test(5, 0) == pytest.approx(1 / 32)
+    assert sign_test(0, 0) == 1.0 and sign_test(0, 2) == 1.0
+
+
+def test_a_validation_gain_that_could_be_chance_gives_the_reranker_no_weight():
+    # four mentions where the re-ranker fixes retrieval's mistake, one where it breaks a right
+    # answer, and twenty where both are right: +3 on validation, P = 6/32 under the sign test
+    items, golds = [], []
+    for i in range(25):
+        if i < 4:
+            items.append(scored([2.0, 1.0], [0.0, 5.0]))
+            golds.append("b")
+        elif i == 4:
+            items.append(scored([2.0, 1.0], [0.0, 5.0]))
+            golds.append("a")
+        else:
+            items.append(scored([2.0, 1.0], [5.0, 0.0]))
+            golds.append("a")
+    settings = calibrate(items, golds, CascadeSettings(rerank_k=2))
+    test = settings.validation["sign_test"]
+    assert (test["fixed"], test["broken"]) == (4, 1)
+    assert test["weight"] > 0.5 and test["p_value"] == pytest.approx(6 / 32)
+    assert settings.weight == 0.0 and settings.validation["cascade_at_1"] == 21
+    assert calibrate(items, golds, CascadeSettings(rerank_k=2), significance=0.2).weight > 0.5
