@@ -15,6 +15,7 @@ from pathlib import Path
 
 from allennlp.models.archival import load_archive
 
+import allennlp_longent.components  # noqa: F401  (registers the reader and the models)
 from allennlp_longent.commands.kb import make_generator
 from allennlp_longent.config_defaults import packaged_minilm
 from allennlp_longent.linking.candidates import MentionQuery

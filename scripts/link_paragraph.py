@@ -89,7 +89,7 @@ def main() -> None:
             best = (ent._.longent_candidates or [{}])[0]
             mark = "right" if ent.kb_id_ == gold else f"WRONG (gold {kb[gold].title})"
             if ent.kb_id_ == "NIL":
-                mark = f"WRONG: NIL, p under {settings.threshold:.2f} (gold {kb[gold].title})"
+                mark = f"WRONG: NIL likelier (gold {kb[gold].title})"
             print(f"  {ent.text!r:<24} {ent.label_:<8} -> {best.get('title', 'NIL')!r:<28} "
                   f"p={best.get('probability', 0):.2f} {mark}  [retrieval alone: "
                   f"{kb[plain.kb_id_].title if plain.kb_id_ in kb else plain.kb_id_}]")

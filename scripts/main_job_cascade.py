@@ -142,9 +142,15 @@ def main() -> int:
             print(f"validation ({v['mentions']} mentions, gold in the first {k}: "
                   f"{v['gold_in_reranked']}): first stage@1 {v['retrieval_at_1']}, cross-encoder "
                   f"alone {v['reranker_alone_at_1']}, cascade {v['cascade_at_1']} with weight "
-                  f"{settings.weight} (ties go to retrieval); temperature {settings.temperature}")
-            print(f"NIL threshold {settings.threshold:.3f}: right on {v['nil_threshold_correct']}"
-                  f"/{v['nil_threshold_total']} validation cases (mentions as they are and with "
+                  f"{settings.weight}; temperature {settings.temperature}")
+            t = v["sign_test"]
+            print(f"the most accurate weight {t['weight']} fixed {t['fixed']} and broke "
+                  f"{t['broken']} validation mentions against weight 0: sign test p = "
+                  f"{t['p_value']:.3f} ({'kept' if settings.weight else 'not kept'} at "
+                  f"{t['significance']})")
+            print(f"NIL option (b = {settings.nil_score}, expected NIL rate "
+                  f"{v['nil_rate']}): right on {v['nil_decision_correct']}/"
+                  f"{v['nil_decision_total']} validation cases (mentions as they are and with "
                   f"the gold removed from the KB) against {v['never_nil_correct']} never NIL; "
                   f"written to {args.settings}")
 

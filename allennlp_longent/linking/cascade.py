@@ -18,8 +18,9 @@ a sign test against λ = 0 (:func:`calibrate`). b is the score of
 scores, which is what tells a mention whose entity is missing. T and b maximise the likelihood
 (temperature scaling, Guo et al. 2017) of the validation mentions twice: as they are (the gold is
 right) and with the gold removed from the knowledge base (NIL is right), the two sets weighted by
-the expected share of mentions without an entity; the NIL threshold on the best p maximises
-accuracy over the same weighted sets.
+the expected share of mentions without an entity. A mention is NIL when the NIL option is likelier
+than its best candidate (and, if a user sets one, when the best p is under ``threshold``): an
+ambiguous mention spreads p over its candidates without making NIL likelier.
 """
 
 import json
@@ -49,7 +50,8 @@ NIL_SCORES = tuple(float(b) for b in np.linspace(-4, 4, 33))
 @dataclass
 class CascadeSettings:
     """What the cascade is run with; ``calibrate`` fills ``weight``, ``temperature`` and
-    ``threshold`` from validation and records what it saw in ``validation``."""
+    ``nil_score`` from validation and records what it saw in ``validation``; ``threshold`` is a
+    floor on the linked candidate's probability that a user may set (calibration leaves 0)."""
 
     top_k: int = 64
     rerank_k: int = 8
@@ -208,9 +210,20 @@ class Cascade:
         ]
 
     def best(self, ranked: List[dict]) -> str:
-        if ranked and ranked[0]["probability"] >= self.settings.threshold:
+        """The first candidate, or NIL when the NIL option is likelier or ``threshold`` is not
+        reached (:func:`links`)."""
+        if ranked and links(np.array([c["probability"] for c in ranked]), self.settings.threshold):
             return ranked[0]["id"]
         return NIL
+
+
+def links(probabilities: np.ndarray, threshold: float = 0.0) -> bool:
+    """Whether the best candidate is linked: its probability is at least that of NIL,
+    ``1 - Σ p``, and at least ``threshold`` (a floor a user may set; calibration leaves 0)."""
+    if not len(probabilities):
+        return False
+    best = float(probabilities.max())
+    return best >= threshold and best >= 1.0 - float(probabilities.sum())
 
 
 def accuracy(scored: Sequence[Scored], golds: Sequence[Optional[str]], weight: float,
@@ -227,13 +240,13 @@ def accuracy(scored: Sequence[Scored], golds: Sequence[Optional[str]], weight: f
 def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
               settings: CascadeSettings, significance: float = 0.05,
               nil_rate: float = 0.1) -> CascadeSettings:
-    """Chooses the scales, λ, T, b and the NIL threshold on validation (module docstring).
+    """Chooses the scales, λ, T and b on validation (module docstring).
     The most accurate λ is kept only if its gain over λ = 0 passes a one-sided sign test at
     ``significance`` on the mentions where the two disagree; otherwise λ = 0, so that a re-ranker
     whose help on a small validation set could be chance is not trusted. ``nil_rate``: the share
     of mentions expected to have no entity in the knowledge base; the mentions as they are weigh
     ``1 - nil_rate`` and the same mentions with their gold removed ``nil_rate`` in the fit of
-    T and b and in the accuracy the threshold maximises."""
+    T and b."""
     if not 0.0 < nil_rate < 1.0:
         raise ValueError(f"nil_rate must be in (0, 1), got {nil_rate}")
     items = [item for item in scored if item.entities]
@@ -274,21 +287,16 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
 
     grid = [(t, b) for t in TEMPERATURES for b in NIL_SCORES]
     fitted.temperature, fitted.nil_score = min(grid, key=lambda tb: nll(*tb)) if cases else (1, 0)
-    best = []  # (probability of the best candidate, linking it is right, NIL is right, weight)
-    for combined, right, weight in cases:
+    fitted.threshold = 0.0
+    decisions = []  # (the rule links the best candidate, linking it is right, NIL is right)
+    for combined, right, _ in cases:
         p = probabilities(combined, fitted.temperature, fitted.nil_score)
-        best.append((float(p.max()), right is not None and int(np.argmax(combined)) == right,
-                     right is None, weight))
+        decisions.append((links(p, fitted.threshold),
+                          right is not None and int(np.argmax(combined)) == right, right is None))
 
-    def correct(threshold: float) -> int:
-        return sum((p >= threshold and ok) or (p < threshold and nil) for p, ok, nil, _ in best)
+    def correct(linked: Sequence[bool]) -> int:
+        return sum((go and ok) or (not go and nil) for go, (_, ok, nil) in zip(linked, decisions))
 
-    def expected(threshold: float) -> float:
-        return sum(w for p, ok, nil, w in best
-                   if (p >= threshold and ok) or (p < threshold and nil))
-
-    thresholds = sorted({0.0} | {b[0] for b in best} | {np.nextafter(b[0], 2) for b in best})
-    fitted.threshold = float(max(thresholds, key=lambda t: (round(expected(t), 12), -t)))
     fitted.validation = {
         "mentions": len(golds),
         "gold_in_reranked": reachable,
@@ -299,9 +307,9 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
         "sign_test": {"weight": best_weight, "fixed": fixed, "broken": broken,
                       "p_value": p_value, "significance": significance},
         "nil_rate": nil_rate,
-        "nil_threshold_correct": correct(fitted.threshold),
-        "nil_threshold_total": len(best),
-        "never_nil_correct": correct(0.0),
+        "nil_decision_correct": correct([d[0] for d in decisions]),
+        "nil_decision_total": len(decisions),
+        "never_nil_correct": correct([True] * len(decisions)),
     }
     return fitted
 

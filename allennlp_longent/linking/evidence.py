@@ -9,9 +9,11 @@ as its title and description):
                 the mention's own sentence without the mention's words
 
 and the first-stage score is ``s_i = Σ_f w_f (x_{f,i} - μ_f) / σ_f`` over the features
-f ∈ {retrieval, mention, clue, own_document}, where ``own_document`` is 1 for the entity whose page
-the mention is on (zeshel contexts are pages of the knowledge base; a page rarely links to itself,
-but its own words match the context best), 0 otherwise and for free text. μ, σ and w are fitted
+f ∈ {retrieval, mention, clue, own_document, title_match}, where ``own_document`` is 1 for the
+entity whose page the mention is on (zeshel contexts are pages of the knowledge base; a page
+rarely links to itself, but its own words match the context best), 0 otherwise and for free text,
+and ``title_match`` is 1 when the mention string is the title, ignoring case and a trailing
+qualifier in brackets ("Edda Ambrell" and "Edda Ambrell (ship)"). μ, σ and w are fitted
 on training mentions by the listwise softmax log-likelihood of the gold candidate (the ranking
 loss of Logeswaran et al. 2019) with an L2 penalty, on other worlds than those linked.
 """
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
 
 logger = logging.getLogger(__name__)
-FEATURES = ("retrieval", "mention", "clue", "own_document")
+FEATURES = ("retrieval", "mention", "clue", "own_document", "title_match")
 SENTENCE_ENDS = (".", "!", "?")
 
 
@@ -48,6 +50,14 @@ def nearby_sentences(words: Sequence[str], start: int, end: int, window: int) ->
                 sentences.append(" ".join(sentence))
             first = i + 1
     return sentences
+
+
+def bare_title(text: str) -> str:
+    """Lower case, a trailing ``(qualifier)`` removed, spaces collapsed."""
+    text = " ".join(text.lower().split())
+    if text.endswith(")") and " (" in text:
+        text = text[: text.rindex(" (")]
+    return text
 
 
 @dataclass
@@ -100,7 +110,7 @@ class ContextEvidence:
 
     def features(self, queries: Sequence[MentionQuery], candidates: Sequence[Sequence["Entity"]],
                  retrieval: Sequence[np.ndarray]) -> List[np.ndarray]:
-        """Per query, ``(len(candidates), 4)`` rows of (retrieval, mention, clue, own_document)."""
+        """Per query, ``(len(candidates), len(FEATURES))`` rows, features in ``FEATURES`` order."""
         window = self.settings.window
         sentences = [nearby_sentences(q.words, q.start, q.end, window) for q in queries]
         texts = list(dict.fromkeys([q.mention for q in queries] + [s for ss in sentences
@@ -116,12 +126,14 @@ class ContextEvidence:
             clue = (np.stack([text_vectors[s] for s in near]) @ entities.T).max(0) if near \
                 else np.zeros(len(found))
             own = np.array([float(e.id == query.document_id) for e in found])
+            title = np.array([float(bare_title(e.title) == bare_title(query.mention))
+                              for e in found])
             retrieved = np.asarray(scores, dtype=np.float64)
-            rows.append(np.stack([retrieved, mention, clue, own], axis=1))
+            rows.append(np.stack([retrieved, mention, clue, own, title], axis=1))
         return rows
 
     def score(self, rows: np.ndarray) -> np.ndarray:
-        """``s_i`` of the module docstring for one mention's ``(candidates, 4)`` features."""
+        """``s_i`` of the module docstring for one mention's feature rows."""
         return standardize(rows, self.settings.scales) @ _weight_vector(self.settings.weights)
 
 

@@ -11,6 +11,7 @@ from allennlp_longent.linking.cascade import (
     accuracy,
     calibrate,
     combine,
+    links,
     sign_test,
 )
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
@@ -73,25 +74,28 @@ def test_calibration_follows_a_good_reranker_and_fits_temperature_and_threshold(
         order = [2 - gold] + [j for j in range(3) if j != 2 - gold]
         items.append(scored([retrieval[j] for j in range(3)], rerank))
         golds.append("abc"[order[0]])
-    # as many mentions without an entity as with one: the threshold must separate them
+    # as many mentions without an entity as with one
     settings = calibrate(items, golds, CascadeSettings(rerank_k=3), nil_rate=0.5)
     assert settings.validation["reranker_alone_at_1"] == 30
     assert settings.validation["cascade_at_1"] == 30 and settings.weight > 0.5
-    # the NIL threshold separates: with the gold removed the re-ranker finds nothing it likes,
+    # the NIL option separates: with the gold removed the re-ranker finds nothing it likes,
     # and standardising with validation statistics keeps that absolute level
-    assert 0 < settings.threshold <= 1 and settings.nil_score is not None
-    assert settings.validation["nil_threshold_correct"] == 60  # 30 as they are, 30 without gold
+    assert settings.threshold == 0.0 and settings.nil_score is not None
     assert settings.validation["never_nil_correct"] == 30
+    linked = said_nil = 0
     for item, gold in zip(items, golds):
         _, _, p = combine(item, settings.weight, settings)
         keep = [i for i, e in enumerate(item.entities) if e.id != gold]
         rest = Scored([item.entities[i] for i in keep], item.retrieval[keep], item.rerank[keep])
         _, _, p_rest = combine(rest, settings.weight, settings)
-        assert p.max() >= settings.threshold > p_rest.max()
+        linked += links(p)
+        said_nil += not links(p_rest)
+    assert settings.validation["nil_decision_correct"] == linked + said_nil
+    assert linked + said_nil > 40  # on half NIL, the NIL option beats never saying it (30)
     # expecting few missing entities, the cascade says NIL less often
     rare = calibrate(items, golds, CascadeSettings(rerank_k=3), nil_rate=0.1)
     assert rare.validation["nil_rate"] == 0.1
-    assert rare.validation["nil_threshold_correct"] < settings.validation["nil_threshold_correct"]
+    assert rare.nil_score < settings.nil_score
     with pytest.raises(ValueError, match="nil_rate"):
         calibrate(items, golds, CascadeSettings(rerank_k=3), nil_rate=0.0)
 
@@ -152,3 +156,11 @@ def test_a_validation_gain_that_could_be_chance_gives_the_reranker_no_weight():
     assert test["weight"] > 0.5 and test["p_value"] == pytest.approx(6 / 32)
     assert settings.weight == 0.0 and settings.validation["cascade_at_1"] == 21
     assert calibrate(items, golds, CascadeSettings(rerank_k=2), significance=0.2).weight > 0.5
+
+
+def test_the_nil_option_decides_and_a_user_threshold_is_a_floor():
+    assert links(np.array([0.5, 0.2]))  # NIL 0.3
+    assert not links(np.array([0.3, 0.2]))  # NIL 0.5 beats the best candidate
+    assert links(np.array([0.3, 0.3, 0.3]))  # ambiguous, but NIL is only 0.1
+    assert not links(np.array([0.3, 0.3, 0.3]), threshold=0.4)
+    assert not links(np.array([]))
