@@ -4,11 +4,12 @@ The knowledge base's retriever (BM25, dense or hybrid; or ``retriever`` with ``e
 proposes ``top_k`` candidates per span; a trained ``cross_encoder_ranker`` ``archive``, if given,
 re-ranks the first ``rerank_k`` from the long context window it was trained with, centred on the
 span, and the two are combined as in :mod:`allennlp_longent.linking.cascade` (with the weight,
-temperature and NIL threshold of a ``calibration`` file). Without an archive the links are the
-retriever's. The span's ``kb_id_`` becomes the best candidate, or ``NIL`` when its probability is
-below the threshold or there is no candidate; spans labelled with one of ``skip_labels`` (dates,
-numbers: nothing a knowledge base of entities holds) are left alone. ``span._.longent_candidates``
-holds the ranked candidates with their scores.
+temperature, NIL option and first stage of a ``calibration`` file; ``rerank_k`` defaults to the
+calibrated one). Without an archive the links are the first stage's, or the retriever's without
+a calibration. The span's ``kb_id_`` becomes the best candidate, or ``NIL`` when there is no
+candidate, the NIL option is likelier or its probability is below ``threshold``; spans labelled
+with one of ``skip_labels`` (dates, numbers: nothing a knowledge base of entities holds) are left
+alone. ``span._.longent_candidates`` holds the ranked candidates with their scores.
 """
 
 import json
@@ -52,7 +53,7 @@ if not Span.has_extension(CANDIDATES_ATTR):
         "archive": None,
         "kb": None,
         "top_k": 64,
-        "rerank_k": 8,
+        "rerank_k": None,
         "threshold": None,
         "calibration": None,
         "retriever": None,
@@ -69,7 +70,7 @@ def make_longent_linker(
     archive: Optional[str],
     kb: Optional[str],
     top_k: int,
-    rerank_k: int,
+    rerank_k: Optional[int],
     threshold: Optional[float],
     calibration: Optional[str],
     retriever: Optional[str],
@@ -111,13 +112,13 @@ class LongentLinker:
         batch_size: int = 8,
         spans_key: Optional[str] = None,
         cuda_device: int = -1,
-        rerank_k: int = 8,
+        rerank_k: Optional[int] = None,
         calibration: Optional[str] = None,
         retriever: Optional[str] = None,
         encoder: Optional[str] = None,
         skip_labels: Iterable[str] = tuple(SKIP_LABELS),
     ) -> None:
-        if top_k < 1 or batch_size < 1 or rerank_k < 1:
+        if top_k < 1 or batch_size < 1 or (rerank_k is not None and rerank_k < 1):
             raise ValueError(f"{name}: top_k={top_k}, rerank_k={rerank_k} and "
                              f"batch_size={batch_size} must be positive")
         self.name = name
@@ -165,7 +166,9 @@ class LongentLinker:
             elif self.archive is not None:
                 logger.warning("%s: no calibration given; cascade weight %.2f, threshold 0",
                                self.name, settings.weight)
-            settings.top_k, settings.rerank_k = self.top_k, self.rerank_k
+            settings.top_k = self.top_k
+            if self.rerank_k is not None:  # else the calibrated one (8 without calibration)
+                settings.rerank_k = self.rerank_k
             if self.threshold is not None:
                 settings.threshold = self.threshold
             ranker = self.model() if self.archive is not None else None
