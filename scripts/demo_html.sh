@@ -30,9 +30,10 @@ nlp.to_disk(run / "ruler")
 (run / "paragraph.txt").write_text(text + "\n", encoding="utf-8")
 PY
 rm -f "$run/paragraph.jsonl" "$run/paragraph.html"
-# --threshold 0.26: links below p=0.26 (softmax over 4 candidates) become NIL, so both kinds show
+# the calibrated cascade of the main job (first stage, re-ranker weight, NIL option)
 "$bin/longent" link-text "$run/paragraph.txt" --archive "$run/linker/model.tar.gz" --kb "$run/kb" \
-  --pipeline "$run/ruler" --top-k 4 --candidates 4 --threshold 0.26 --output "$run/paragraph.jsonl" \
+  --calibration "$run/linker/cascade.json" --pipeline "$run/ruler" --top-k 64 --candidates 4 \
+  --output "$run/paragraph.jsonl" \
   --html "$run/paragraph.html" 2>"$run/paragraph.log" || { tail -n 20 "$run/paragraph.log" >&2; exit 1; }
 # #mention-0-1 opens the second mention's candidate box, as hovering over it would
 bash scripts/screenshot_html.sh "$run/paragraph.html" "$png" 1200,720 "#mention-0-1"

@@ -40,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--spans-key", help="link doc.spans[KEY] instead of doc.ents")
     parser.add_argument("--top-k", type=int, default=16, help="BM25 candidates per span")
+    parser.add_argument("--calibration", type=Path,
+                        help="cascade settings (cascade.json of the main job): first stage, "
+                             "re-ranker weight, NIL option")
     parser.add_argument("--threshold", type=float, default=0.0, help="NIL below this probability")
     parser.add_argument("--batch-size", type=int, default=8, help="spans per model call")
     parser.add_argument("--doc-batch-size", type=int, default=16, help="texts per nlp.pipe batch")
@@ -53,6 +56,8 @@ def run(args: argparse.Namespace) -> None:
     """Every input is checked before anything is written; the output appears only when complete."""
     existing_file(args.input, "input text")
     model_archive(args.archive)
+    if args.calibration is not None:
+        existing_file(args.calibration, "cascade settings")
     existing_dir(args.kb, "knowledge base", "entities.jsonl")
     refuse_existing([p for p in (args.output, args.html) if p is not None], args.overwrite)
     import spacy
@@ -69,6 +74,7 @@ def run(args: argparse.Namespace) -> None:
             "kb": args.kb,
             "top_k": args.top_k,
             "threshold": args.threshold,
+            "calibration": None if args.calibration is None else str(args.calibration),
             "batch_size": args.batch_size,
             "spans_key": args.spans_key,
             "cuda_device": args.cuda_device,

@@ -70,6 +70,13 @@ def test_link_text_refuses_an_existing_output(work):
            "--output", "out.jsonl"], r"refusing to overwrite out.jsonl \(pass --overwrite\)", work)
 
 
+def test_link_text_names_missing_cascade_settings(work):
+    readable_archive(work)
+    fails(["link-text", "input.txt", "--archive", "model.tar.gz", "--kb", "kb",
+           "--calibration", "cascade.jsn", "--output", "out.jsonl", "--overwrite"],
+          r"cascade settings not found: cascade.jsn \(resolved", work)
+
+
 def test_corrupt_archive_is_named(work):
     message = fails(["link-text", "input.txt", "--archive", "broken.tar.gz", "--kb", "kb"],
                     "is not a readable tar.gz", work)
