@@ -98,15 +98,19 @@ def add_retriever_arguments(parser: argparse.ArgumentParser) -> None:
                         help="dense/hybrid: word pieces per entity")
     parser.add_argument("--mention-length", type=int, default=16,
                         help="dense/hybrid: word pieces of the window around a mention")
+    parser.add_argument("--ann-threshold", type=int,
+                        help="dense/hybrid: search an HNSW graph (faiss-cpu) from this many "
+                             "entities on (default: always exact)")
 
 
 def generator_from_args(args: argparse.Namespace, **bm25: float) -> "CandidateGenerator":
     return make_generator(args.retriever, args.encoder, args.max_length, args.mention_length,
-                          **bm25)
+                          getattr(args, "ann_threshold", None), **bm25)
 
 
 def make_generator(retriever: str, encoder: Optional[str] = None, max_length: int = 256,
-                   mention_length: int = 16, **bm25: float) -> "CandidateGenerator":
+                   mention_length: int = 16, ann_threshold: Optional[int] = None,
+                   **bm25: float) -> "CandidateGenerator":
     """``bm25``, ``dense`` (needs ``encoder``) or ``hybrid`` (both, fused by reciprocal rank)."""
     from allennlp_longent.linking.candidates import CandidateGenerator
 
@@ -117,7 +121,8 @@ def make_generator(retriever: str, encoder: Optional[str] = None, max_length: in
     if not encoder:
         raise ValueError(f"the {retriever} retriever needs an encoder (--encoder)")
     dense = CandidateGenerator.by_name("dense")(
-        encoder=encoder, max_length=max_length, mention_length=mention_length
+        encoder=encoder, max_length=max_length, mention_length=mention_length,
+        ann_threshold=ann_threshold,
     )
     if retriever == "dense":
         return dense

@@ -129,3 +129,64 @@ def test_kb_commands_with_dense_vectors_make_an_added_entity_retrievable(tmp_pat
     with pytest.raises(SystemExit, match="needs an encoder"):
         main(["kb", "build", str(tmp_path / "other"), str(KB_FIXTURES / "entities.jsonl"),
               "--retriever", "hybrid"])
+
+
+def _clustered(n: int, dim: int = 16, seed: int = 0) -> np.ndarray:
+    vectors = np.random.default_rng(seed).normal(size=(n, dim)).astype(np.float32)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def test_the_hnsw_graph_finds_what_exact_search_finds_past_the_threshold():
+    vectors = _clustered(400)
+    ids = [f"d{i}" for i in range(400)]
+    exact = DenseCandidateGenerator("unused")
+    graph = DenseCandidateGenerator("unused", ann_threshold=400, ef_search=400)
+    for generator in (exact, graph):
+        generator.index_vectors(ids, vectors)
+    assert graph.uses_ann and not exact.uses_ann
+    queries = vectors[:20] + 0.01 * _clustered(20, seed=1)
+    for k in (1, 10):
+        want = [[c.document_id for c in found] for found in exact.search(queries, k)]
+        got = [[c.document_id for c in found] for found in graph.search(queries, k)]
+        assert got == want  # a breadth over every node makes the graph search exact
+    scores = [c.score for c in graph.search(queries[:1], 5)[0]]
+    np.testing.assert_allclose(scores, sorted(vectors @ queries[0], reverse=True)[:5], rtol=1e-5)
+    # one entity short of the threshold: the exact path, no graph
+    below = DenseCandidateGenerator("unused", ann_threshold=401)
+    below.index_vectors(ids, vectors)
+    assert not below.uses_ann and below.search(queries, 3) == exact.search(queries, 3)
+    assert below._graph is None
+
+
+def test_an_added_entity_joins_the_graph_and_a_reload_rebuilds_it(tmp_path, monkeypatch):
+    generator = DenseCandidateGenerator("unused", ann_threshold=10, ef_search=64)
+    vectors = _clustered(50)
+    generator.index_vectors([f"d{i}" for i in range(50)], vectors[:50])
+    generator.search(vectors[:1], 1)  # builds the graph
+    assert generator._graph is not None and generator._graph.ntotal == 50
+
+    class OneVector:
+        def documents(self, documents):
+            return _clustered(1, seed=7)
+
+    monkeypatch.setattr(DenseCandidateGenerator, "encoder", OneVector())
+    docs = [{"document_id": f"d{i}", "title": "", "text": ""} for i in range(50)]
+    new = [{"document_id": "new", "title": "", "text": ""}]
+    generator.add_documents(new, docs + new)
+    assert generator._graph.ntotal == 51
+    assert generator.search(_clustered(1, seed=7), 1)[0][0].document_id == "new"
+    generator.save(tmp_path / "index")
+    loaded = CandidateGenerator.load(tmp_path / "index")
+    assert loaded.config() == generator.config() and loaded._graph is None
+    queries = _clustered(5, seed=3)
+    assert loaded.search(queries, 4) == generator.search(queries, 4)
+
+
+def test_asking_for_the_graph_without_faiss_names_the_package(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "faiss", None)
+    generator = DenseCandidateGenerator("unused", ann_threshold=1)
+    generator.index_vectors(["a", "b"], _clustered(2))
+    with pytest.raises(ImportError, match="pip install faiss-cpu"):
+        generator.search(_clustered(1), 1)

@@ -1,5 +1,7 @@
 """Dense retrieval (Wu et al. 2020, §3.1): entity vectors computed once by a bi-encoder, stored
-with the index, and an exact top-k by inner product computed block by block."""
+with the index, and an exact top-k by inner product computed block by block; past
+``ann_threshold`` entities, an approximate top-k from a faiss HNSW graph (Malkov & Yashunin
+2018) over the same vectors."""
 
 import json
 import logging
@@ -35,12 +37,23 @@ class DenseCandidateGenerator(CandidateGenerator):
     max_length, mention_length : word pieces per entity and per mention window (untrained
         checkpoints only; an archive's reader keeps its own).
     chunk_size : entity vectors scored per matrix product, which bounds the score matrix.
+    ann_threshold : from this many entities on, search an HNSW graph (faiss-cpu) instead of
+        the exact product; None: always exact. The vectors stay the saved index; the graph is
+        built on the first search after loading or re-indexing, and grows with ``add_documents``.
+    hnsw_m, ef_construction, ef_search : the graph's links per node and its build and search
+        breadths (larger: better recall, slower).
     """
 
     def __init__(self, encoder: str, max_length: int = 256, mention_length: int = 16,
-                 batch_size: int = 32, chunk_size: int = 65536) -> None:
+                 batch_size: int = 32, chunk_size: int = 65536,
+                 ann_threshold: Optional[int] = None, hnsw_m: int = 32,
+                 ef_construction: int = 200, ef_search: int = 128) -> None:
         if chunk_size < 1:
             raise ValueError(f"chunk_size must be positive, got {chunk_size}")
+        if ann_threshold is not None and ann_threshold < 1 or min(hnsw_m, ef_construction,
+                                                                    ef_search) < 1:
+            raise ValueError("ann_threshold, hnsw_m, ef_construction and ef_search must be "
+                             f"positive: {ann_threshold}, {hnsw_m}, {ef_construction}, {ef_search}")
         path = Path(encoder)
         self.encoder_path = str(path.resolve()) if path.exists() else encoder
         self.max_length = max_length
@@ -50,11 +63,20 @@ class DenseCandidateGenerator(CandidateGenerator):
         self._encoder: Optional[DenseEncoder] = None
         self._document_ids: List[str] = []
         self._vectors = np.zeros((0, 0), dtype=np.float32)
+        self.ann_threshold = ann_threshold
+        self.hnsw_m, self.ef_construction, self.ef_search = hnsw_m, ef_construction, ef_search
+        self._graph = None  # the faiss index over self._vectors, built on demand
 
     def config(self) -> dict:
         return {"type": "dense", "encoder": self.encoder_path, "max_length": self.max_length,
                 "mention_length": self.mention_length,
-                "batch_size": self.batch_size, "chunk_size": self.chunk_size}
+                "batch_size": self.batch_size, "chunk_size": self.chunk_size,
+                "ann_threshold": self.ann_threshold, "hnsw_m": self.hnsw_m,
+                "ef_construction": self.ef_construction, "ef_search": self.ef_search}
+
+    @property
+    def uses_ann(self) -> bool:
+        return self.ann_threshold is not None and len(self._document_ids) >= self.ann_threshold
 
     @property
     def encoder(self) -> "DenseEncoder":
@@ -91,6 +113,8 @@ class DenseCandidateGenerator(CandidateGenerator):
             added = self.encoder.documents(new)
             self._vectors = np.concatenate([self._vectors, added])
             self._document_ids += [d["document_id"] for d in new]
+            if self._graph is not None:
+                self._graph.add(np.ascontiguousarray(added, dtype=np.float32))
         logger.info("encoded %d new entities, kept %d vectors", len(new), len(kept))
 
     def index_vectors(self, document_ids: Sequence[str], vectors: Optional[np.ndarray]) -> None:
@@ -101,6 +125,7 @@ class DenseCandidateGenerator(CandidateGenerator):
             raise ValueError(f"{len(document_ids)} document ids but {len(vectors)} vectors")
         self._document_ids = list(document_ids)
         self._vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self._graph = None
 
     def retrieve(self, queries: Sequence[Query], k: int) -> List[List[Candidate]]:
         if k < 1:
@@ -116,6 +141,38 @@ class DenseCandidateGenerator(CandidateGenerator):
         return results
 
     def search(self, queries: np.ndarray, k: int) -> List[List[Candidate]]:
+        """Top ``k`` by inner product: exact (ties by index order, ``chunk_size`` rows at a
+        time), or from the HNSW graph past ``ann_threshold`` entities."""
+        if self.uses_ann:
+            return self.search_graph(queries, k)
+        return self.search_exact(queries, k)
+
+    def search_graph(self, queries: np.ndarray, k: int) -> List[List[Candidate]]:
+        """Approximate top ``k`` from the HNSW graph (built now if it is not yet)."""
+        if self._graph is None:
+            self._graph = self._build_graph()
+        self._graph.hnsw.efSearch = max(self.ef_search, k)
+        scores, rows = self._graph.search(np.ascontiguousarray(queries, dtype=np.float32),
+                                          min(k, len(self._document_ids)))
+        return [[Candidate(self._document_ids[i], float(s)) for s, i in zip(found, index)
+                 if i >= 0] for found, index in zip(scores, rows)]
+
+    def _build_graph(self):
+        try:
+            import faiss
+        except ImportError as error:
+            raise ImportError(
+                f"ann_threshold={self.ann_threshold} asks for an HNSW index, which needs faiss: "
+                "pip install faiss-cpu (or leave ann_threshold unset for exact search)"
+            ) from error
+        graph = faiss.IndexHNSWFlat(self._vectors.shape[1], self.hnsw_m,
+                                    faiss.METRIC_INNER_PRODUCT)
+        graph.hnsw.efConstruction = self.ef_construction
+        graph.add(self._vectors)
+        logger.info("built an HNSW graph over %d vectors", len(self._vectors))
+        return graph
+
+    def search_exact(self, queries: np.ndarray, k: int) -> List[List[Candidate]]:
         """Exact top ``k`` by inner product, ties by index order, ``chunk_size`` rows at a time."""
         best_scores = np.full((len(queries), 0), -np.inf, dtype=np.float32)
         best_index = np.zeros((len(queries), 0), dtype=np.int64)
@@ -155,3 +212,4 @@ class DenseCandidateGenerator(CandidateGenerator):
         if len(vectors) != len(ids):
             raise ValueError(f"{directory}: {len(vectors)} vectors for {len(ids)} document ids")
         self._document_ids, self._vectors = ids, vectors
+        self._graph = None
