@@ -76,8 +76,9 @@ setup(
     data_files=data_files("training_configs", "fixtures/examples", "fixtures/zeshel_demo"),
     install_requires=INSTALL_REQUIRES,
     extras_require={
-        "scripts": ["matplotlib", "optuna"],
-        "dev": ["pytest", "ruff", "matplotlib", "optuna"],
+        "ann": ["faiss-cpu"],  # the dense generator's HNSW graph (ann_threshold)
+        "scripts": ["matplotlib", "optuna", "faiss-cpu"],
+        "dev": ["pytest", "ruff", "matplotlib", "optuna", "faiss-cpu"],
     },
     entry_points={
         "console_scripts": [
