@@ -33,7 +33,7 @@ import torch
 from allennlp.commands.train import train_model_from_file
 from allennlp.training.callbacks import TrainerCallback
 
-import allennlp_longent  # noqa: F401  (registers components, sets config defaults)
+import allennlp_longent.components  # noqa: F401  (registers the reader and the models)
 
 CONFIG = Path(__file__).resolve().parents[1] / "training_configs" / "entity_nlm" / (
     "inscript_entity_prediction.jsonnet"
@@ -64,7 +64,7 @@ class OptunaPruning(TrainerCallback):
             raise optuna.TrialPruned(f"epoch {epoch}: past {_TRIAL['limit']:.0f} s")
 
 
-def objective(trial: optuna.Trial, out: Path, limit: float) -> float:
+def objective(trial: optuna.Trial, out: Path, limit: float, config: Path = CONFIG) -> float:
     dim = trial.suggest_categorical("dim", SIZES)
     dropout = trial.suggest_categorical("dropout", [0.2, 0.5])
     optimizer = trial.suggest_categorical("optimizer", list(OPTIMIZERS))
@@ -79,7 +79,7 @@ def objective(trial: optuna.Trial, out: Path, limit: float) -> float:
     wall, cpu = time.time(), time.process_time()
     _TRIAL.update(trial=trial, start=wall, limit=limit)
     try:
-        train_model_from_file(CONFIG, run, overrides=json.dumps(overrides))
+        train_model_from_file(config, run, overrides=json.dumps(overrides))
     finally:
         trial.set_user_attr("wall_s", round(time.time() - wall, 1))
         trial.set_user_attr("cpu_s", round(time.process_time() - cpu, 1))
@@ -99,6 +99,8 @@ def main() -> None:
                         help="prune a trial at the first epoch end past this many seconds")
     parser.add_argument("--storage", type=Path, help="Optuna journal file shared by workers")
     parser.add_argument("--seed", type=int, default=0, help="give each worker its own")
+    parser.add_argument("--config", type=Path, default=CONFIG,
+                        help="the experiment whose sizes, dropout and optimizer are searched")
     args = parser.parse_args()
     torch.set_num_threads(1)
     logging.getLogger("allennlp").setLevel(logging.WARNING)
@@ -120,7 +122,8 @@ def main() -> None:
         (args.out / "trials.json").write_text(json.dumps(rows, indent=1))
         print(json.dumps(rows[-1]), flush=True)
 
-    study.optimize(lambda t: objective(t, args.out, args.trial_limit), n_trials=args.trials,
+    study.optimize(lambda t: objective(t, args.out, args.trial_limit, args.config),
+                   n_trials=args.trials,
                    timeout=args.timeout, callbacks=[report], catch=())
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     if done:
