@@ -4,16 +4,20 @@ validation objective (perplexity of log p(X, R, E, L) on inscript/val).
 
 Each trial is `allennlp train` of training_configs/entity_nlm/inscript_entity_prediction.jsonnet
 with the trial's values as overrides (the vocabulary, lower-cased and capped at ~1K types with the
-rest as UNK, and the epochs come from that config). Optuna's TPE sampler proposes the values; a
-median pruner stops a trial whose validation perplexity after an epoch is worse than the median of
-earlier trials at that epoch, and ``--trial-limit`` stops (prunes) a trial at the end of the first
-epoch past that many seconds (the callback runs before AllenNLP saves that epoch's weights, so
-a pruned trial's folder keeps the best weights of the epochs before; its metrics_epoch_*.json
-files have every epoch's figures). Several workers may share one study through ``--storage``
-(an Optuna journal file). Run it on CPU with a budget, e.g. two workers of
+rest as UNK, and the rest of the setup come from that config; ``--epochs`` sets the epochs per
+trial). Optuna's TPE sampler proposes the values; a set of values that an earlier trial already ran
+is not trained again (training is seeded, so it would give the same figures): the trial takes that
+trial's result. A median pruner stops a trial whose validation perplexity after an epoch is worse
+than the median of earlier trials at that epoch, and ``--trial-limit`` stops (prunes) a trial at
+the end of the first epoch past that many seconds (the callback runs before AllenNLP saves that
+epoch's weights, so a pruned trial's folder keeps the best weights of the epochs before; its
+metrics_epoch_*.json files have every epoch's figures). Several workers may share one study through
+``--storage`` (an Optuna journal file). Run it on CPU with a budget, e.g. one worker:
 
-    nice -n 10 python scripts/search_entity_nlm.py --timeout 2400 --trial-limit 1500 \
-        --storage runs/entity_nlm_search/study.log --out runs/entity_nlm_search
+    nice -n 10 python scripts/search_entity_nlm.py --epochs 8 --timeout 2400 --trial-limit 600 \
+        --out runs/entity_nlm_search
+
+(the README gives its duration on a shared 2-core machine).
 
 It prints one line per trial (values, validation perplexity and §5.3 entity accuracy, wall and CPU
 seconds) and the best values, and writes them to OUT/trials.json. Copy the best values into the
@@ -26,7 +30,7 @@ import logging
 import shutil
 import time
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 import optuna
 import torch
@@ -64,14 +68,32 @@ class OptunaPruning(TrainerCallback):
             raise optuna.TrialPruned(f"epoch {epoch}: past {_TRIAL['limit']:.0f} s")
 
 
-def objective(trial: optuna.Trial, out: Path, limit: float, config: Path = CONFIG) -> float:
+def earlier_trial(trial: optuna.Trial) -> Optional[optuna.trial.FrozenTrial]:
+    """The first finished (complete or pruned) trial of the study with the same values."""
+    finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    for other in trial.study.get_trials(deepcopy=False, states=finished):
+        if other.params == trial.params:
+            return other
+    return None
+
+
+def objective(trial: optuna.Trial, out: Path, limit: float, config: Path = CONFIG,
+              epochs: Optional[int] = None) -> float:
     dim = trial.suggest_categorical("dim", SIZES)
     dropout = trial.suggest_categorical("dropout", [0.2, 0.5])
     optimizer = trial.suggest_categorical("optimizer", list(OPTIMIZERS))
+    earlier = earlier_trial(trial)
+    if earlier is not None:
+        trial.set_user_attr("repeat_of", earlier.number)
+        print(f"trial {trial.number}: {trial.params} ran as trial {earlier.number}", flush=True)
+        if earlier.state == optuna.trial.TrialState.PRUNED:
+            raise optuna.TrialPruned(f"as trial {earlier.number}")
+        return earlier.value
     overrides = {
         "model.embedding_dim": dim, "model.hidden_dim": dim, "model.dropout": dropout,
         "trainer.optimizer": OPTIMIZERS[optimizer],
         "trainer.callbacks": [{"type": "optuna_pruning"}],
+        **({"trainer.num_epochs": epochs} if epochs else {}),
     }
     run = out / f"trial_{trial.number:03d}"
     print(f"trial {trial.number}: {trial.params}", flush=True)
@@ -99,6 +121,8 @@ def main() -> None:
                         help="prune a trial at the first epoch end past this many seconds")
     parser.add_argument("--storage", type=Path, help="Optuna journal file shared by workers")
     parser.add_argument("--seed", type=int, default=0, help="give each worker its own")
+    parser.add_argument("--epochs", type=int,
+                        help="epochs per trial (default: the config's num_epochs)")
     parser.add_argument("--config", type=Path, default=CONFIG,
                         help="the experiment whose sizes, dropout and optimizer are searched")
     args = parser.parse_args()
@@ -122,7 +146,7 @@ def main() -> None:
         (args.out / "trials.json").write_text(json.dumps(rows, indent=1))
         print(json.dumps(rows[-1]), flush=True)
 
-    study.optimize(lambda t: objective(t, args.out, args.trial_limit, args.config),
+    study.optimize(lambda t: objective(t, args.out, args.trial_limit, args.config, args.epochs),
                    n_trials=args.trials,
                    timeout=args.timeout, callbacks=[report], catch=())
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]

@@ -196,6 +196,20 @@ def test_e_current_between_mentions_is_the_latest_updated_embedding():
     assert not torch.allclose(ours[4], ours[1])  # after "the boy", the boy is the latest entity
 
 
+def test_the_no_carry_ablation_zeroes_e_current_between_mentions_only():
+    carried, zeroed = hand_set_model(), hand_set_model()
+    zeroed.carry_entity = False
+    data = tensors(carried)
+    ours, ablation = model_scores(carried, data), model_scores(zeroed, data)
+    for t in range(len(WORDS)):
+        if E[t] >= 0:
+            assert torch.equal(ablation["e_current"][0, t], ours["e_current"][0, t]), t
+        else:
+            assert not ablation["e_current"][0, t].any(), t
+    assert torch.equal(ablation["e"], ours["e"])  # E_t reads entities, not e_current
+    assert not torch.allclose(ablation["word"], ours["word"])
+
+
 def test_the_sampled_new_entity_is_both_scored_and_created():
     model = hand_set_model().train()
     data = tensors(model)

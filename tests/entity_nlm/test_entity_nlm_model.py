@@ -69,7 +69,7 @@ def test_entity_prediction_metric_counts_protocol_and_all_mentions():
     metric(predicted, gold, starts, sentences, new, recent)
     assert metric.get_metric(reset=True) == {
         "entity_acc": 0.5, "entity_acc_all_mentions": 0.75, "baseline_new_acc": 0.5,
-        "baseline_recent_acc": 0.5,
+        "baseline_recent_acc": 0.5, "entity_acc_new": 1.0, "entity_acc_existing": 0.0,
     }
 
 

@@ -1,11 +1,15 @@
 """scripts/search_entity_nlm.py runs a trial end to end in a fresh process (a smoke config, one
-trial): the script must register what it trains by itself."""
+trial): the script must register what it trains by itself; a set of values already tried is not
+trained again."""
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 
+import optuna
+import pytest
 from conftest import REPO_ROOT
 
 SMOKE = REPO_ROOT / "training_configs" / "entity_nlm" / "inscript_entity_prediction_smoke.jsonnet"
@@ -26,3 +30,44 @@ def test_one_search_trial_trains_and_is_recorded(tmp_path):
     assert trial["value"] == trial["perplexity"] > 1.0
     assert 0.0 <= trial["entity_acc"] <= 1.0 and trial["cpu_s"] > 0
     assert "best:" in result.stdout
+
+
+def _load_script():
+    spec = importlib.util.spec_from_file_location(
+        "search_entity_nlm", REPO_ROOT / "scripts" / "search_entity_nlm.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_repeated_values_take_the_earlier_result_without_training(tmp_path):
+    search = _load_script()
+    values = {"dim": 64, "dropout": 0.2, "optimizer": "adagrad_0.1"}
+    pruned = {"dim": 32, "dropout": 0.5, "optimizer": "adam_1e-3"}
+    study = optuna.create_study(direction="minimize")
+
+    def fake_run(trial: optuna.Trial) -> float:
+        trial.suggest_categorical("dim", search.SIZES)
+        trial.suggest_categorical("dropout", [0.2, 0.5])
+        trial.suggest_categorical("optimizer", list(search.OPTIMIZERS))
+        if trial.params == pruned:
+            raise optuna.TrialPruned()
+        return 57.5
+
+    for params in (values, pruned):
+        study.enqueue_trial(params)
+    study.optimize(fake_run, n_trials=2)
+    for params in (values, pruned, {**values, "dim": 48}):
+        study.enqueue_trial(params)
+    # A repeat never reaches training: the missing config would raise if it did.
+    missing = tmp_path / "no_such_config.jsonnet"
+    study.optimize(lambda t: search.objective(t, tmp_path, 60.0, missing), n_trials=2)
+    repeat, repeat_pruned = study.trials[2:4]
+    assert repeat.state == optuna.trial.TrialState.COMPLETE and repeat.value == 57.5
+    assert repeat.user_attrs["repeat_of"] == 0
+    assert repeat_pruned.state == optuna.trial.TrialState.PRUNED
+    assert repeat_pruned.user_attrs["repeat_of"] == 1
+    with pytest.raises(FileNotFoundError, match="no_such_config"):
+        study.optimize(lambda t: search.objective(t, tmp_path, 60.0, missing), n_trials=1)
+    assert not list(tmp_path.glob("trial_00[23]"))

@@ -24,9 +24,10 @@ class EntityPredictionAccuracy(Metric):
     ``entity_acc`` counts the mentions of ``protocol_mask``; beside it, on the same mentions,
     ``baseline_new_acc`` (always a new entity) and ``baseline_recent_acc`` (the most recently
     mentioned entity, new when none). ``entity_acc_all_mentions`` counts every mention start of the
-    document, the first one (where "new" is the only choice) included. Entities are numbered in
-    order of first mention and the new-entity choice is the next free number, so a prediction is
-    one integer per mention.
+    document, the first one (where "new" is the only choice) included. ``entity_acc_new`` and
+    ``entity_acc_existing`` split ``entity_acc`` by whether the gold entity is a new one. Entities
+    are numbered in order of first mention and the new-entity choice is the next free number, so a
+    prediction is one integer per mention.
     """
 
     def __init__(self, skip_sentences: int = 3, max_predictions: int = 30) -> None:
@@ -56,6 +57,9 @@ class EntityPredictionAccuracy(Metric):
         self._counts["model"] += int(((predicted == gold) & mask).sum())
         self._counts["new"] += int(((new_entity == gold) & mask).sum())
         self._counts["recent"] += int(((most_recent == gold) & mask).sum())
+        is_new = (new_entity == gold) & mask
+        self._counts["gold_new"] += int(is_new.sum())
+        self._counts["model_new"] += int(((predicted == gold) & is_new).sum())
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
         counts = self._counts
@@ -65,6 +69,9 @@ class EntityPredictionAccuracy(Metric):
             "entity_acc_all_mentions": counts["all_correct"] / max(counts["all"], 1),
             "baseline_new_acc": counts["new"] / total,
             "baseline_recent_acc": counts["recent"] / total,
+            "entity_acc_new": counts["model_new"] / max(counts["gold_new"], 1),
+            "entity_acc_existing": (counts["model"] - counts["model_new"])
+            / max(counts["protocol"] - counts["gold_new"], 1),
         }
         if reset:
             self.reset()
@@ -72,5 +79,6 @@ class EntityPredictionAccuracy(Metric):
 
     def reset(self) -> None:
         self._counts = dict.fromkeys(
-            ("all", "all_correct", "protocol", "model", "new", "recent"), 0
+            ("all", "all_correct", "protocol", "model", "new", "recent", "gold_new", "model_new"),
+            0,
         )

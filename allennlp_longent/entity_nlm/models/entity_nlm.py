@@ -42,6 +42,9 @@ class EntityNLM(Model):
     (capped in the config): perplexity and the importance weights of §5.1 need exact, normalised
     word probabilities, which sampled softmax does not give.
 
+    ``carry_entity=False`` is an ablation, not the paper's model: e_current is zero between
+    mentions (what this model did before following §2.2 step 3), kept to measure that change.
+
     A discriminative proposal ``q(R, E, L | X)`` for §5.1 is trained beside the model on detached
     features: the same heads as the model but reading ``h_t`` (which has seen ``x_t``) instead of
     ``h_{t-1}``, and with mention lengths limited to the tokens left in the document.
@@ -59,8 +62,10 @@ class EntityNLM(Model):
         num_importance_samples: int = 0,
         importance_sample_batch: int = 32,
         namespace: str = "tokens",
+        carry_entity: bool = True,
     ) -> None:
         super().__init__(vocab)
+        self.carry_entity = carry_entity
         self._namespace = namespace
         self._max_length = max_mention_length
         self._truncation = truncation_length
@@ -147,7 +152,7 @@ class EntityNLM(Model):
             counts.append(state.count)
             ids = entity_ids[:, t]
             is_new = starts[:, t] & (ids == state.count)
-            current = state.current(ids, is_new, new)
+            current = state.current(ids, is_new, new, self.carry_entity)
             currents.append(current)
             state = self.updater(state, ids, current, hidden[:, t], is_new, t)
         current = torch.stack(currents, 1)

@@ -58,13 +58,17 @@ class EntityState:
         latest = torch.where(existing, self.last_position, torch.full_like(self.last_position, -1))
         return torch.where(self.count > 0, latest.argmax(-1), self.count)
 
-    def current(self, ids: torch.Tensor, is_new: torch.Tensor, new: torch.Tensor) -> torch.Tensor:
+    def current(
+        self, ids: torch.Tensor, is_new: torch.Tensor, new: torch.Tensor, carry: bool = True
+    ) -> torch.Tensor:
         """e_current at a step (eq. 6): the mentioned entity's embedding (the fresh ``new`` one of
-        eq. 7 for a new entity) on a mention token, else the carried ``latest``."""
+        eq. 7 for a new entity) on a mention token, else the carried ``latest`` (zeros with
+        ``carry=False``, the pre-§2.2 ablation)."""
         rows = torch.arange(ids.size(0), device=ids.device)
         old = self.embeddings[rows, ids.clamp(min=0)]
         chosen = torch.where(is_new[:, None], new, old)
-        return torch.where((ids >= 0)[:, None], chosen, self.latest)
+        between = self.latest if carry else torch.zeros_like(self.latest)
+        return torch.where((ids >= 0)[:, None], chosen, between)
 
 
 class EntityScorer(nn.Module):

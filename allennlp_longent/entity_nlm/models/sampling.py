@@ -51,7 +51,7 @@ def sample_structures(
         log_p = log_p + torch.where(start, e_p[rows, e], 0.0)
         entity = torch.where(start, e, torch.where(inside, entity, torch.full_like(entity, -1)))
         is_new = start & (entity == state.count)
-        current = state.current(entity, is_new, new)
+        current = state.current(entity, is_new, new, model.carry_entity)
 
         l_q = length_log_probs(
             model.q_length(torch.cat([hidden[:, t], current], -1)), doc_length - t
