@@ -210,6 +210,25 @@ def test_the_no_carry_ablation_zeroes_e_current_between_mentions_only():
     assert not torch.allclose(ablation["word"], ours["word"])
 
 
+def test_context_projection_changes_only_words_outside_mentions():
+    model = hand_set_model()
+    data = tensors(model)
+    plain = model_scores(model, data)
+    model.w_c = torch.nn.Linear(2, 2, bias=False).double()
+    with torch.no_grad():
+        model.w_c.weight.copy_(model.w_e.weight)
+    same = model_scores(model, data)
+    assert torch.equal(same["log_likelihood"], plain["log_likelihood"])
+    with torch.no_grad():
+        model.w_c.weight.mul_(-2.0)
+    enc = model.encode(data["tokens"])
+    mentioned = torch.tensor([[e >= 0 for e in E]])
+    words = model._word_log_probs(enc, plain["e_current"], mentioned)[0]
+    reference = model._word_log_probs(enc, plain["e_current"], torch.ones_like(mentioned))[0]
+    for t, e in enumerate(E):
+        assert torch.equal(words[t], reference[t]) == (e >= 0), t
+
+
 def test_the_sampled_new_entity_is_both_scored_and_created():
     model = hand_set_model().train()
     data = tensors(model)

@@ -44,6 +44,9 @@ class EntityNLM(Model):
 
     ``carry_entity=False`` is an ablation, not the paper's model: e_current is zero between
     mentions (what this model did before following §2.2 step 3), kept to measure that change.
+    ``context_projection=True`` departs from eq. 6, which has one W_e: words outside mentions read
+    e_current through their own W_c. R_t is drawn before X_t (§2.2), so X_t may depend on it; the
+    authors' released code separates the two projections this way.
 
     A discriminative proposal ``q(R, E, L | X)`` for §5.1 is trained beside the model on detached
     features: the same heads as the model but reading ``h_t`` (which has seen ``x_t``) instead of
@@ -63,6 +66,7 @@ class EntityNLM(Model):
         importance_sample_batch: int = 32,
         namespace: str = "tokens",
         carry_entity: bool = True,
+        context_projection: bool = False,
     ) -> None:
         super().__init__(vocab)
         self.carry_entity = carry_entity
@@ -83,6 +87,7 @@ class EntityNLM(Model):
         self.entity_scorer = EntityScorer()
         self.w_length = nn.Linear(2 * hidden_dim, max_mention_length)
         self.w_e = nn.Linear(hidden_dim, hidden_dim, bias=False)
+        self.w_c = nn.Linear(hidden_dim, hidden_dim, bias=False) if context_projection else None
         self.output = nn.Linear(hidden_dim, vocab_size)
         self.updater = EntityUpdater(hidden_dim)
         self.q_r = nn.Linear(hidden_dim, 2)
@@ -119,9 +124,15 @@ class EntityNLM(Model):
             mean = mean + self._noise * torch.randn_like(mean)
         return F.normalize(mean, dim=-1)
 
-    def _word_log_probs(self, enc: Dict[str, torch.Tensor], current: torch.Tensor) -> torch.Tensor:
-        """log p(X_t | h_{t-1}, e_current) of eq. 6 at every position, (batch, time)."""
-        logits = self.output(self.dropout(enc["previous"] + self.w_e(current)))
+    def _word_log_probs(
+        self, enc: Dict[str, torch.Tensor], current: torch.Tensor, mentioned: torch.Tensor
+    ) -> torch.Tensor:
+        """log p(X_t | h_{t-1}, e_current) of eq. 6 at every position, (batch, time); with
+        ``context_projection`` words outside mentions (``mentioned`` false) use W_c for W_e."""
+        projected = self.w_e(current)
+        if self.w_c is not None:
+            projected = torch.where(mentioned.unsqueeze(-1), projected, self.w_c(current))
+        logits = self.output(self.dropout(enc["previous"] + projected))
         return logits.log_softmax(-1).gather(-1, enc["ids"].unsqueeze(-1)).squeeze(-1)
 
     def _r_log_probs(self, previous: torch.Tensor) -> torch.Tensor:
@@ -172,7 +183,7 @@ class EntityNLM(Model):
             return torch.where(where, values, torch.zeros_like(values)).sum(-1)
 
         out = {
-            "word": total(self._word_log_probs(enc, current), mask),
+            "word": total(self._word_log_probs(enc, current, entity_ids >= 0), mask),
             "r": total(self._r_log_probs(previous).gather(-1, gold_r).squeeze(-1), decision),
             "e": total(p_entity.gather(-1, gold_e).squeeze(-1), starts),
             "l": total(p_length.gather(-1, gold_l).squeeze(-1), starts),

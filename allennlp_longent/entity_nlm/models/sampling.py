@@ -32,7 +32,7 @@ def sample_structures(
     log_q = hidden.new_zeros(batch)
     entity = torch.full((batch,), -1, dtype=torch.long, device=mask.device)
     remaining = torch.ones(batch, dtype=torch.long, device=mask.device)
-    currents = []
+    currents, mentioned = [], []
     for t in range(steps):
         state = state.grow(int(state.count.max()) + 2)
         valid = mask[:, t]
@@ -65,7 +65,8 @@ def sample_structures(
         remaining = torch.where(start, length + 1, torch.where(inside, remaining - 1, 1))
 
         currents.append(current)
+        mentioned.append(entity >= 0)
         state = model.updater(state, entity, current, hidden[:, t], is_new, t)
-    words = model._word_log_probs(enc, torch.stack(currents, 1))
+    words = model._word_log_probs(enc, torch.stack(currents, 1), torch.stack(mentioned, 1))
     log_p = log_p + torch.where(mask, words, torch.zeros_like(words)).sum(1)
     return log_p, log_q
