@@ -20,7 +20,9 @@
   adam(lr=0.001):: { type: 'adam', lr: lr },
   adagrad(lr=0.1):: { type: 'adagrad', lr: lr },
 
-  model(dim=64, dropout=0.2, truncation_length=null, importance_samples=0):: {
+  // context_projection: words outside mentions read e_current through their own W_c (not eq. 6).
+  model(dim=64, dropout=0.2, truncation_length=null, importance_samples=0,
+        context_projection=false):: {
     type: 'entity_nlm',
     embedding_dim: dim,
     hidden_dim: dim,
@@ -28,6 +30,7 @@
     max_mention_length: 25,
     new_entity_noise: 0.01,
     num_importance_samples: importance_samples,
+    [if context_projection then 'context_projection']: true,
     [if truncation_length != null then 'truncation_length']: truncation_length,
   },
 
