@@ -15,6 +15,16 @@ SHARED_DATA = Path(os.environ.get("LONGENT_SHARED_DATA", REPO_ROOT.parent / "sha
 torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
 
 
+def load_script(name: str):
+    """The module of ``scripts/<name>.py``, imported by path (scripts/ is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def shared_data(*parts: str) -> Path:
     """Path under the shared data folder; skips the test outside CI when the folder is absent.
 

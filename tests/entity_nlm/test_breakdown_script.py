@@ -1,21 +1,10 @@
 """scripts/entity_nlm_breakdown.py: the kinds of gold entity and the printed accuracies."""
 
-import importlib.util
-
-from conftest import REPO_ROOT
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location(
-        "entity_nlm_breakdown", REPO_ROOT / "scripts" / "entity_nlm_breakdown.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from conftest import load_script
 
 
 def test_kinds_and_report(capsys):
-    script = _script()
+    script = load_script("entity_nlm_breakdown")
     assert script.kind_of(0, 3) == "first entity"
     assert script.kind_of(2, 3) == "other existing"
     assert script.kind_of(3, 3) == "new"

@@ -2,7 +2,6 @@
 trial): the script must register what it trains by itself; a set of values already tried is not
 trained again."""
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -10,7 +9,7 @@ import sys
 
 import optuna
 import pytest
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, load_script
 
 SMOKE = REPO_ROOT / "training_configs" / "entity_nlm" / "inscript_entity_prediction_smoke.jsonnet"
 
@@ -32,17 +31,8 @@ def test_one_search_trial_trains_and_is_recorded(tmp_path):
     assert "best:" in result.stdout
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location(
-        "search_entity_nlm", REPO_ROOT / "scripts" / "search_entity_nlm.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_repeated_values_take_the_earlier_result_without_training(tmp_path):
-    search = _load_script()
+    search = load_script("search_entity_nlm")
     values = {"dim": 64, "dropout": 0.2, "optimizer": "adagrad_0.1"}
     pruned = {"dim": 32, "dropout": 0.5, "optimizer": "adam_1e-3"}
     study = optuna.create_study(direction="minimize")
