@@ -2,8 +2,11 @@
 
 import math
 
+import pytest
 import torch
 from entity_nlm_helpers import batch, tiny_model
+
+from allennlp_longent.entity_nlm.models.sampling import sample_structures
 
 # Every (E, L) structure of a 2-token document (-1: no mention); R is E >= 0.
 STRUCTURES = [
@@ -16,8 +19,11 @@ STRUCTURES = [
 ]
 
 
-def test_importance_sampling_matches_exact_marginal():
-    model = tiny_model(dim=4, seed=3, importance_sample_batch=1000)
+@pytest.mark.parametrize("context_projection", [False, True])
+def test_importance_sampling_matches_exact_marginal(context_projection):
+    model = tiny_model(
+        dim=4, seed=3, importance_sample_batch=1000, context_projection=context_projection
+    )
     doc = {"tokens": ["mary", "she"]}
     tensors = batch(model, [doc] * len(STRUCTURES))
     entity_ids = torch.tensor([s[0] for s in STRUCTURES])
@@ -41,6 +47,30 @@ def test_importance_sampling_matches_exact_marginal():
     assert abs(estimate - exact) < 4 * stderr, (estimate, exact, stderr)
     # With one sample the estimate is a single weight, so it differs from the exact value.
     assert abs(float(model.marginal_log_likelihood(single["tokens"], 1).exp()) - exact) > 1e-6
+
+
+@pytest.mark.parametrize("context_projection", [False, True])
+def test_each_sample_is_weighted_as_the_model_scores_its_structure(context_projection):
+    """The sampler's (log p, log q) of every draw is the pair score_structure gives one of the
+    enumerated structures, and every structure is drawn."""
+    model = tiny_model(dim=4, seed=3, context_projection=context_projection)
+    doc = {"tokens": ["mary", "she"]}
+    tensors = batch(model, [doc] * len(STRUCTURES))
+    with torch.no_grad():
+        enc = model.encode(tensors["tokens"])
+        scores = model.score_structure(
+            enc, torch.tensor([s[0] for s in STRUCTURES]), torch.tensor([s[1] for s in STRUCTURES])
+        )
+        pairs = torch.stack([scores["log_likelihood"], scores["proposal_log_prob"]], -1)
+        single = model.encode(batch(model, [doc])["tokens"])
+        torch.manual_seed(0)
+        log_p, log_q = sample_structures(
+            model, {k: v.repeat_interleave(300, dim=0) for k, v in single.items()}
+        )
+    drawn = torch.stack([log_p, log_q], -1)
+    distance = (drawn[:, None, :] - pairs[None, :, :]).abs().amax(-1)
+    assert bool((distance.amin(1) < 1e-5).all())
+    assert set(distance.argmin(1).tolist()) == set(range(len(STRUCTURES)))
 
 
 def test_marginal_bounds_the_joint_of_the_gold_structure():
