@@ -13,7 +13,6 @@ from collections import Counter
 from typing import Dict, List, Tuple
 
 import torch
-from allennlp.data import Batch
 from allennlp.models.archival import load_archive
 
 import allennlp_longent.components  # noqa: F401  (registers the reader and the model)
@@ -32,21 +31,16 @@ def predictions(archive: str, data: str, batch_size: int = 16) -> List[Tuple[str
     model, reader = loaded.model.eval(), loaded.dataset_reader
     instances = list(reader.read(data))
     rows = []
-    with torch.no_grad():
-        for start in range(0, len(instances), batch_size):
-            chunk = instances[start : start + batch_size]
-            batch = Batch(chunk)
-            batch.index_instances(model.vocab)
-            out = model(**batch.as_tensor_dict())
-            mask = protocol_mask(out["mention_starts"], out["sentence_ids"])
-            gold, predicted = out["entity_ids"], out["predicted_entities"]
+    for start in range(0, len(instances), batch_size):
+        chunk = instances[start : start + batch_size]
+        for instance, out in zip(chunk, model.forward_on_instances(chunk)):
+            fields = ("mention_starts", "sentence_ids", "entity_ids", "predicted_entities")
+            starts, sentences, gold, predicted = (torch.as_tensor(out[f]) for f in fields)
             new = out["new_entity"]
-            for row, instance in enumerate(chunk):
-                words = [token.text for token in instance["tokens"].tokens]
-                for t in mask[row].nonzero().flatten().tolist():
-                    g, p, n = int(gold[row, t]), int(predicted[row, t]), int(new[row, t])
-                    chosen = "right" if p == g else kind_of(p, n)
-                    rows.append((kind_of(g, n), chosen, words[t]))
+            words = [token.text for token in instance["tokens"].tokens]
+            for t in protocol_mask(starts[None], sentences[None])[0].nonzero().flatten().tolist():
+                g, p, n = int(gold[t]), int(predicted[t]), int(new[t])
+                rows.append((kind_of(g, n), "right" if p == g else kind_of(p, n), words[t]))
     return rows
 
 

@@ -30,7 +30,7 @@ import logging
 import shutil
 import time
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 import optuna
 import torch
@@ -77,11 +77,18 @@ def earlier_trial(trial: optuna.Trial) -> Optional[optuna.trial.FrozenTrial]:
     return None
 
 
+def suggest(trial: optuna.Trial) -> Tuple[int, float, str]:
+    """The paper's search space (§5): size, dropout and optimizer of one trial."""
+    return (
+        trial.suggest_categorical("dim", SIZES),
+        trial.suggest_categorical("dropout", [0.2, 0.5]),
+        trial.suggest_categorical("optimizer", list(OPTIMIZERS)),
+    )
+
+
 def objective(trial: optuna.Trial, out: Path, limit: float, config: Path = CONFIG,
               epochs: Optional[int] = None) -> float:
-    dim = trial.suggest_categorical("dim", SIZES)
-    dropout = trial.suggest_categorical("dropout", [0.2, 0.5])
-    optimizer = trial.suggest_categorical("optimizer", list(OPTIMIZERS))
+    dim, dropout, optimizer = suggest(trial)
     earlier = earlier_trial(trial)
     if earlier is not None:
         trial.set_user_attr("repeat_of", earlier.number)

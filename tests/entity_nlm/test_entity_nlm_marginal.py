@@ -19,18 +19,23 @@ STRUCTURES = [
 ]
 
 
+def enumerated_scores(model, doc: dict) -> dict:
+    """score_structure of ``doc`` under each of the STRUCTURES, one row each."""
+    tensors = batch(model, [doc] * len(STRUCTURES))
+    with torch.no_grad():
+        return model.score_structure(
+            model.encode(tensors["tokens"]),
+            torch.tensor([s[0] for s in STRUCTURES]), torch.tensor([s[1] for s in STRUCTURES]),
+        )
+
+
 @pytest.mark.parametrize("context_projection", [False, True])
 def test_importance_sampling_matches_exact_marginal(context_projection):
     model = tiny_model(
         dim=4, seed=3, importance_sample_batch=1000, context_projection=context_projection
     )
     doc = {"tokens": ["mary", "she"]}
-    tensors = batch(model, [doc] * len(STRUCTURES))
-    entity_ids = torch.tensor([s[0] for s in STRUCTURES])
-    lengths = torch.tensor([s[1] for s in STRUCTURES])
-    with torch.no_grad():
-        enc = model.encode(tensors["tokens"])
-        scores = model.score_structure(enc, entity_ids, lengths)
+    scores = enumerated_scores(model, doc)
     log_p, log_q = scores["log_likelihood"].double(), scores["proposal_log_prob"].double()
     # q is a distribution over exactly these structures (lengths past the end are masked).
     assert math.isclose(float(log_q.exp().sum()), 1.0, abs_tol=1e-5)
@@ -55,13 +60,9 @@ def test_each_sample_is_weighted_as_the_model_scores_its_structure(context_proje
     enumerated structures, and every structure is drawn."""
     model = tiny_model(dim=4, seed=3, context_projection=context_projection)
     doc = {"tokens": ["mary", "she"]}
-    tensors = batch(model, [doc] * len(STRUCTURES))
+    scores = enumerated_scores(model, doc)
+    pairs = torch.stack([scores["log_likelihood"], scores["proposal_log_prob"]], -1)
     with torch.no_grad():
-        enc = model.encode(tensors["tokens"])
-        scores = model.score_structure(
-            enc, torch.tensor([s[0] for s in STRUCTURES]), torch.tensor([s[1] for s in STRUCTURES])
-        )
-        pairs = torch.stack([scores["log_likelihood"], scores["proposal_log_prob"]], -1)
         single = model.encode(batch(model, [doc])["tokens"])
         torch.manual_seed(0)
         log_p, log_q = sample_structures(

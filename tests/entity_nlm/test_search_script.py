@@ -38,9 +38,7 @@ def test_repeated_values_take_the_earlier_result_without_training(tmp_path):
     study = optuna.create_study(direction="minimize")
 
     def fake_run(trial: optuna.Trial) -> float:
-        trial.suggest_categorical("dim", search.SIZES)
-        trial.suggest_categorical("dropout", [0.2, 0.5])
-        trial.suggest_categorical("optimizer", list(search.OPTIMIZERS))
+        search.suggest(trial)
         if trial.params == pruned:
             raise optuna.TrialPruned()
         return 57.5

@@ -51,15 +51,16 @@ class EntityPredictionAccuracy(Metric):
         )
         starts = starts.bool()
         mask = protocol_mask(starts, sentence_ids, self._skip, self._max)
+        right = predicted == gold
+        # Always-new is right exactly where the gold entity is new: "new" counts both.
+        gold_new = (new_entity == gold) & mask
         self._counts["all"] += int(starts.sum())
-        self._counts["all_correct"] += int(((predicted == gold) & starts).sum())
+        self._counts["all_correct"] += int((right & starts).sum())
         self._counts["protocol"] += int(mask.sum())
-        self._counts["model"] += int(((predicted == gold) & mask).sum())
-        self._counts["new"] += int(((new_entity == gold) & mask).sum())
+        self._counts["model"] += int((right & mask).sum())
+        self._counts["new"] += int(gold_new.sum())
         self._counts["recent"] += int(((most_recent == gold) & mask).sum())
-        is_new = (new_entity == gold) & mask
-        self._counts["gold_new"] += int(is_new.sum())
-        self._counts["model_new"] += int(((predicted == gold) & is_new).sum())
+        self._counts["model_new"] += int((right & gold_new).sum())
 
     def get_metric(self, reset: bool = False) -> Dict[str, float]:
         counts = self._counts
@@ -69,9 +70,9 @@ class EntityPredictionAccuracy(Metric):
             "entity_acc_all_mentions": counts["all_correct"] / max(counts["all"], 1),
             "baseline_new_acc": counts["new"] / total,
             "baseline_recent_acc": counts["recent"] / total,
-            "entity_acc_new": counts["model_new"] / max(counts["gold_new"], 1),
+            "entity_acc_new": counts["model_new"] / max(counts["new"], 1),
             "entity_acc_existing": (counts["model"] - counts["model_new"])
-            / max(counts["protocol"] - counts["gold_new"], 1),
+            / max(counts["protocol"] - counts["new"], 1),
         }
         if reset:
             self.reset()
@@ -79,6 +80,5 @@ class EntityPredictionAccuracy(Metric):
 
     def reset(self) -> None:
         self._counts = dict.fromkeys(
-            ("all", "all_correct", "protocol", "model", "new", "recent", "gold_new", "model_new"),
-            0,
+            ("all", "all_correct", "protocol", "model", "new", "recent", "model_new"), 0
         )
