@@ -1,5 +1,6 @@
-"""The README's examples: every file a code block names exists, and the blocks marked
-``<!-- readme-test: run -->`` run verbatim (from a folder that sees the repository's fixtures)."""
+"""The README's and docs/ pages' examples: every file a code block names exists, and the blocks
+marked ``<!-- readme-test: run -->`` run verbatim (from a folder that sees the repository's
+fixtures)."""
 
 import os
 import re
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT
 
-README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+PAGES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+README = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
 BLOCK = re.compile(r"(<!-- readme-test: run -->\n)?```(bash|python)\n(.*?)```", re.S)
 REPO_PATH = re.compile(r"(?<![\w./-])((?:fixtures|training_configs|scripts)/[\w./*-]+)")
 
