@@ -1,8 +1,16 @@
 """Paths in error messages: what was given, where it resolved to, and what it was relative to."""
 
+import json
 import os
 from pathlib import Path
 from typing import Union
+
+
+def json_error(error: "json.JSONDecodeError") -> str:
+    """The full text of a JSON error on one line of a JSON-lines file, with its column
+    (``error.msg`` alone is cut before the position: "Invalid control character at")."""
+    message = error.msg[: -len(" at")] if error.msg.endswith(" at") else error.msg
+    return f"{message} at column {error.colno} (character {error.pos})"
 
 
 def describe(path: Union[str, Path]) -> str:

@@ -44,6 +44,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     if not hasattr(args, "func"):
         build_parser().print_help()
         sys.exit(2)
+    from allennlp_longent.commands.safe_io import terminate_cleanly
+
+    terminate_cleanly()
     try:
         args.func(args)
     except ModuleNotFoundError as error:

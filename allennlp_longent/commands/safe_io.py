@@ -1,11 +1,13 @@
 """One rule for every ``longent`` command that writes: check all inputs first, refuse an existing
 target without ``--overwrite``, write into a temporary file or folder beside the target and
-rename it into place, so a failed or interrupted command leaves every file as it was."""
+rename it into place, so a failed or interrupted (Ctrl-C, SIGTERM) command leaves every file as
+it was and no temporary file behind. What is created follows the umask, as ``open`` would."""
 
 import argparse
 import contextlib
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Union
@@ -29,6 +31,23 @@ def reporting_errors(command: Callable[[argparse.Namespace], None]) -> Callable:
             raise SystemExit(f"error: {error}") from error
 
     return run
+
+
+def terminate_cleanly() -> None:
+    """Makes SIGTERM raise ``SystemExit(143)`` (128 + 15, the shell's status for it) like Ctrl-C
+    raises ``KeyboardInterrupt``, so the ``finally`` blocks below remove their temporary files
+    (the default action ends the process at once)."""
+
+    def stop(signum: int, frame) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
+def current_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def existing_file(path: PathLike, what: str) -> Path:
@@ -68,6 +87,7 @@ def atomic_file(target: PathLike) -> Iterator[Path]:
     handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial",
                                     dir=target.parent)
     os.close(handle)
+    os.chmod(name, 0o666 & ~current_umask())  # mkstemp creates 0600
     try:
         yield Path(name)
         os.replace(name, target)
@@ -84,6 +104,7 @@ def atomic_dir(target: PathLike) -> Iterator[Path]:
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial",
                                       dir=target.parent))
+    os.chmod(temporary, 0o777 & ~current_umask())  # mkdtemp creates 0700
     try:
         yield temporary
         old = None

@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 from typing import Dict, Iterator, Tuple, Union
 
+from allennlp_longent.paths import json_error
+
 PathLike = Union[str, Path]
 
 Document = Dict[str, str]
@@ -19,7 +21,8 @@ def read_json_lines(path: PathLike) -> Iterator[Tuple[int, dict]]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{line_number}: invalid JSON ({error.msg})") from error
+                message = f"{path}:{line_number}: invalid JSON: {json_error(error)}"
+                raise ValueError(message) from error
             if not isinstance(record, dict):
                 raise ValueError(f"{path}:{line_number}: expected a JSON object per line")
             yield line_number, record

@@ -7,11 +7,11 @@ re-indexes; dense vectors are computed for the new entities only); no model is r
 
 import json
 import logging
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from allennlp_longent.commands.safe_io import atomic_file
 from allennlp_longent.linking.candidates import CandidateGenerator
 from allennlp_longent.linking.candidates.generator import Document, Query
 from allennlp_longent.linking.documents import read_json_lines
@@ -123,11 +123,10 @@ class KnowledgeBase:
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         self.generator.save(directory / INDEX_DIR)
-        partial = directory / (ENTITIES_FILE + ".partial")
-        with open(partial, "w", encoding="utf-8") as out:
-            for entity in self._entities.values():
-                out.write(json.dumps(asdict(entity), ensure_ascii=False) + "\n")
-        os.replace(partial, directory / ENTITIES_FILE)
+        with atomic_file(directory / ENTITIES_FILE) as partial:
+            with open(partial, "w", encoding="utf-8") as out:
+                for entity in self._entities.values():
+                    out.write(json.dumps(asdict(entity), ensure_ascii=False) + "\n")
         self._watch(directory)
 
     @classmethod

@@ -3,9 +3,10 @@
 
 AllenNLP parses each non-blank input line on its own, so ``json.loads`` reports "line 1" for
 every record and the first bad one ends the run. Here a record that is not valid JSON, or that
-its predictor rejects with a ``ValueError``, is named by its number (its place among the non-blank
-lines) and its text. When skipping, its output line is ``{"skipped_record": N, "error": ...}``
-(so outputs stay aligned with inputs) and a warning keeps the running count.
+its predictor rejects (``RECORD_ERRORS``: a bad or missing field, a missing file it names), is
+named by its number (its place among the non-blank lines) and its text. When skipping, its
+output line is ``{"skipped_record": N, "error": ...}`` (so outputs stay aligned with inputs) and
+a warning keeps the running count.
 """
 
 import functools
@@ -16,8 +17,13 @@ from typing import Any, Callable, Dict, List
 from allennlp.common.util import JsonDict
 from allennlp.predictors import Predictor
 
+from allennlp_longent.paths import json_error
+
 logger = logging.getLogger(__name__)
 
+# What a bad record raises: a wrong field, a missing or wrong type of value, or a file it names
+# (a ``world`` whose documents do not exist) that is not there.
+RECORD_ERRORS = (ValueError, KeyError, TypeError, FileNotFoundError)
 RECORD = "_longent_record"  # the record number, added to every input by load_line
 BAD = "_longent_bad_record"  # the error of a record that could not be parsed
 
@@ -45,8 +51,7 @@ class JsonLinesPredictor(Predictor):
             if not isinstance(record, dict):
                 raise ValueError(f"a JSON object is expected, not {type(record).__name__}")
         except ValueError as error:  # json.JSONDecodeError is a ValueError
-            detail = error.msg + f" at column {error.colno}" if isinstance(
-                error, json.JSONDecodeError) else str(error)
+            detail = json_error(error) if isinstance(error, json.JSONDecodeError) else str(error)
             return {BAD: self._message(self.records, detail, line), RECORD: self.records}
         record[RECORD] = self.records
         return record
@@ -85,7 +90,7 @@ def _guard_one(predict: Callable) -> Callable:
             return self._failed(inputs, ValueError(inputs[BAD]))
         try:
             return predict(self, _clean(inputs))
-        except (ValueError, KeyError, TypeError) as error:
+        except RECORD_ERRORS as error:
             return self._failed(inputs, error)
 
     return guarded
@@ -99,7 +104,7 @@ def _guard_batch(predict_batch: Callable) -> Callable:
         good = [i for i, record in enumerate(inputs) if BAD not in record]
         try:
             outputs = dict(zip(good, predict_batch(self, [_clean(inputs[i]) for i in good])))
-        except (ValueError, KeyError, TypeError):  # find the bad record(s) one by one
+        except RECORD_ERRORS:  # find the bad record(s) one by one
             outputs = {i: guarded_one(self, inputs[i]) for i in good}
         return [outputs[i] if i in outputs else self._failed(record, ValueError(record[BAD]))
                 for i, record in enumerate(inputs)]
@@ -107,7 +112,7 @@ def _guard_batch(predict_batch: Callable) -> Callable:
     def guarded_one(self: JsonLinesPredictor, record: JsonDict):
         try:
             return predict_batch(self, [_clean(record)])[0]
-        except (ValueError, KeyError, TypeError) as error:
+        except RECORD_ERRORS as error:
             return self._failed(record, error)
 
     return guarded

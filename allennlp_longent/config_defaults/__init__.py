@@ -4,6 +4,8 @@ AllenNLP hands every environment variable to jsonnet as an external variable, an
 way to test whether one is set; so importing this package (``--include-package allennlp_longent``
 happens before the config is read) sets each variable below that the environment does not set.
 Relative paths are relative to the directory ``allennlp`` runs in (the repository root).
+``python -m allennlp_longent.config_defaults [NAME ...]`` prints them (``__main__.py``: a package,
+so that the package's own import of this module does not make ``runpy`` warn).
 """
 
 import importlib.util
@@ -40,13 +42,3 @@ def config_defaults() -> Dict[str, str]:
 def apply_config_defaults() -> None:
     for name, value in config_defaults().items():
         os.environ.setdefault(name, value)
-
-
-if __name__ == "__main__":  # python -m allennlp_longent.config_defaults LONGENT_MINILM
-    import sys
-
-    defaults = config_defaults()
-    for name in sys.argv[1:] or sorted(defaults):
-        if name not in defaults:
-            raise SystemExit(f"unknown variable {name}; known: {', '.join(sorted(defaults))}")
-        print(os.environ.get(name, defaults[name]) if sys.argv[1:] else f"{name}={defaults[name]}")
