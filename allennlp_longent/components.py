@@ -1,11 +1,12 @@
 """Importing this module registers every component of the plugin with AllenNLP (and the spaCy
-factory): what ``--include-package allennlp_longent`` and ``.allennlp_plugins`` do."""
+factory): what ``--include-package allennlp_longent`` and ``.allennlp_plugins`` do. It also makes
+``allennlp train`` refuse a config with a misspelled key (:mod:`allennlp_longent.config_check`)."""
 
 from allennlp_longent import require_allennlp
 
 require_allennlp()
 
-from allennlp_longent import entity_nlm, entity_typing, relations  # noqa: E402, F401
+from allennlp_longent import config_check, entity_nlm, entity_typing, relations  # noqa: E402, F401
 from allennlp_longent.linking import candidates, spacy_component  # noqa: E402, F401
 from allennlp_longent.linking.dataset_readers import zeshel  # noqa: E402, F401
 from allennlp_longent.linking.metrics import zeshel_accuracy  # noqa: E402, F401
@@ -18,3 +19,5 @@ from allennlp_longent.modules import (  # noqa: E402, F401
     long_luke,
     position_extension,
 )
+
+config_check.install()

@@ -115,7 +115,8 @@ def test_marked_blocks_run_verbatim(ran):
     work, done = ran
     assert len(done) >= 4
     for where, process in done.items():
-        assert process.returncode == 0, f"{where}\n{process.stdout[-2000:]}\n{process.stderr[-3000:]}"
+        output = f"{process.stdout[-2000:]}\n{process.stderr[-3000:]}"
+        assert process.returncode == 0, f"{where}\n{output}"
     assert (work / "runs" / "examples" / "kb" / "entities.jsonl").is_file()
     assert (work / "runs" / "examples" / "minilm-1024" / "config.json").is_file()
 

@@ -1,7 +1,9 @@
-"""Every experiment in training_configs/ evaluates with the default external variables, and the
-reader and model it names are registered once the plugin's components are imported."""
+"""Every experiment in training_configs/ evaluates with the default external variables, the
+reader and model it names are registered once the plugin's components are imported, and no key
+of it is unknown to the constructor it reaches (allennlp_longent.config_check)."""
 
 import json
+import re
 
 import _jsonnet
 import pytest
@@ -10,13 +12,24 @@ from allennlp.models import Model
 from conftest import REPO_ROOT
 
 import allennlp_longent.components  # noqa: F401
+from allennlp_longent.config_check import unknown_keys
 from allennlp_longent.config_defaults import config_defaults
 
 EXPERIMENTS = sorted((REPO_ROOT / "training_configs").glob("*/*.jsonnet"))
 
 
-def test_there_are_experiments():
-    assert len(EXPERIMENTS) > 20
+def test_every_config_the_docs_name_is_an_experiment_here():
+    """The configs README.md and docs/*.md name (found by their own pattern, not this glob) are
+    all among EXPERIMENTS, and every task folder has some."""
+    pages = [REPO_ROOT / "README.md", *(REPO_ROOT / "docs").glob("*.md")]
+    named = {name for page in pages for name in re.findall(
+        r"training_configs/\w+/\w+\.jsonnet", page.read_text(encoding="utf-8"))}
+    assert len(named) >= 7
+    found = {str(path.relative_to(REPO_ROOT)) for path in EXPERIMENTS}
+    assert sorted(named - found) == []
+    folders = {path.name for path in (REPO_ROOT / "training_configs").iterdir()} - {"lib"}
+    assert {path.parent.name for path in EXPERIMENTS} == folders == {
+        "entity_nlm", "entity_typing", "relations", "zeshel"}
 
 
 @pytest.mark.parametrize("path", EXPERIMENTS, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -25,6 +38,7 @@ def test_experiment_evaluates_to_registered_components(path):
     assert DatasetReader.by_name(config["dataset_reader"]["type"])
     assert Model.by_name(config["model"]["type"])
     assert config["train_data_path"]
+    assert unknown_keys(config) == []
 
 
 def test_context_projection_experiment_differs_in_that_one_key():
