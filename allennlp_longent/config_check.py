@@ -66,10 +66,7 @@ def _constructor(params: Dict[str, Any], base: type) -> Optional[Tuple[type, Dic
     if "from_params" in vars(cls):
         return None
     constructor = getattr(cls, constructor_name) if constructor_name else cls.__init__
-    parameters = dict(infer_method_params(cls, constructor))
-    if any(p.kind == p.VAR_KEYWORD for p in parameters.values()) and constructor_name:
-        # from_partial_objects(**kwargs) hands them to the class's own __init__
-        parameters = {**infer_method_params(cls, cls.__init__), **parameters}
+    parameters = infer_method_params(cls, constructor)  # with its superclass's for **kwargs
     return cls, {name: p for name, p in parameters.items()
                  if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and name != "self"}
 

@@ -68,14 +68,16 @@ def test_a_key_misspelled_in_overrides(configs):
 
 
 def test_allennlp_train_stops_before_it_starts(configs, tmp_path, monkeypatch):
-    """The `allennlp train` command line, in this process: the plugin's check runs first."""
+    """The `allennlp train` command line, in this process: the plugin's check runs first (the
+    data paths are missing, so without the check it fails at once instead of training)."""
     from allennlp.commands import main
 
     experiment = configs / "zeshel" / "smoke.jsonnet"
     misspell(experiment, "learning_rate_scheduler+:", "learning_rate_schedular+:")
+    missing_data = '{"train_data_path": "no/such.json", "validation_data_path": "no/such.json"}'
     monkeypatch.setattr(sys, "argv", ["allennlp", "train", str(experiment), "-s",
-                                      str(tmp_path / "run"), "--include-package",
-                                      "allennlp_longent"])
+                                      str(tmp_path / "run"), "-o", missing_data,
+                                      "--include-package", "allennlp_longent"])
     with pytest.raises(ConfigurationError, match="'trainer.learning_rate_schedular'"):
         main()
     assert not (tmp_path / "run").exists()
