@@ -25,6 +25,22 @@ def load_script(name: str):
     return module
 
 
+@pytest.fixture(scope="session")
+def tiny_linker_files(tmp_path_factory):
+    """``(model archive, KB folder)`` of ``tests/linking/tiny_linker.py``, built once per session
+    (the module is shared with the tests that import it by name, and so is its cache)."""
+    import importlib.util
+    import sys
+
+    module = sys.modules.get("tiny_linker")
+    if module is None:
+        spec = importlib.util.spec_from_file_location(
+            "tiny_linker", REPO_ROOT / "tests" / "linking" / "tiny_linker.py")
+        module = sys.modules["tiny_linker"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return module.build_tiny_linker(tmp_path_factory.getbasetemp() / "tiny_linker")
+
+
 def shared_data(*parts: str) -> Path:
     """Path under the shared data folder; skips the test outside CI when the folder is absent.
 

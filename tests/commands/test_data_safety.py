@@ -139,3 +139,27 @@ def test_config_defaults_prints_without_a_warning():
     done = subprocess.run([sys.executable, "-m", "allennlp_longent.config_defaults",
                            "LONGENT_MINILM"], env=env, capture_output=True, text=True)
     assert (done.returncode, done.stdout, done.stderr) == (0, packaged_minilm() + "\n", "")
+
+
+def test_longent_predict_keeps_an_existing_output_when_a_record_is_bad(tiny_linker_files,
+                                                                      tmp_path, monkeypatch):
+    """`allennlp predict --output-file OUT` empties OUT first; `longent predict` leaves it as it
+    was when a record fails, refuses it without --overwrite, and replaces it when complete."""
+    monkeypatch.chdir(tmp_path)
+    archive = str(tiny_linker_files[0])
+    good = (FIXTURES / "examples" / "mentions.jsonl").read_text().splitlines()[0]
+    Path("in.jsonl").write_text(f"{good}\n{{\"context\": \"no mention\"}}\n{good}\n")
+    Path("out.jsonl").write_text("old\n")
+    predict = ["predict", archive, "in.jsonl", "--predictor", "cross_encoder_linker",
+               "--output-file", "out.jsonl", "--silent"]
+    with pytest.raises(SystemExit, match=r"refusing to overwrite out\.jsonl"):
+        main(predict)
+    with pytest.raises(SystemExit, match=r"input record 2 \(non-blank line 2\): input is missing "
+                                         r"the field 'mention_start'"):
+        main([*predict, "--overwrite"])
+    assert Path("out.jsonl").read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "out.jsonl"]
+    main([*predict, "--overwrite", "--predictor-args", '{"skip_bad_records": true}'])
+    outputs = [json.loads(line) for line in Path("out.jsonl").open()]
+    assert [o.get("skipped_record") for o in outputs] == [None, 2, None]
+    assert outputs[0]["mention_id"] == outputs[2]["mention_id"] == "example-1"

@@ -4,7 +4,6 @@ file a block names exists; the run blocks succeed from a folder that sees the re
 fixtures, after a tiny main job of the test's own (``runs/main_job``, ``runs/smoke``), print
 something when they print, and write nothing outside ``runs/``."""
 
-import importlib.util
 import os
 import re
 import shutil
@@ -72,18 +71,13 @@ def test_every_file_a_readme_block_names_exists():
     assert not missing, f"README/docs name files the repository does not have: {missing}"
 
 
-def tiny_main_job(root: Path, work: Path) -> None:
+def tiny_main_job(archive: Path, work: Path) -> None:
     """What the run blocks read from the main job and the smoke run, at test size: a tiny trained
     re-ranker (tests/linking/tiny_linker.py), the KB of the demo's test world and cascade
     settings without a first stage."""
-    spec = importlib.util.spec_from_file_location(
-        "tiny_linker", REPO_ROOT / "tests" / "linking" / "tiny_linker.py")
-    tiny_linker = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tiny_linker)
     from allennlp_longent.linking.cascade import CascadeSettings
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
-    archive, _ = tiny_linker.build_tiny_linker(root)
     for folder in ("runs/main_job/linker", "runs/smoke"):
         (work / folder).mkdir(parents=True)
         shutil.copy(archive, work / folder / "model.tar.gz")
@@ -94,10 +88,10 @@ def tiny_main_job(root: Path, work: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def ran(tmp_path_factory):
+def ran(tmp_path_factory, tiny_linker_files):
     """``{block.where: completed process}`` of every run block, run in order in one folder."""
     work = tmp_path_factory.mktemp("readme")
-    tiny_main_job(tmp_path_factory.mktemp("tiny_linker"), work)
+    tiny_main_job(tiny_linker_files[0], work)
     (work / "fixtures").symlink_to(REPO_ROOT / "fixtures")
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), OMP_NUM_THREADS="1",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
