@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from allennlp_longent.commands.safe_io import atomic_file
+from allennlp_longent.commands.safe_io import atomic_dir, atomic_file
 from allennlp_longent.linking.candidates import CandidateGenerator
 from allennlp_longent.linking.candidates.generator import Document, Query
 from allennlp_longent.linking.documents import read_json_lines
@@ -119,11 +119,14 @@ class KnowledgeBase:
         ]
 
     def save(self, directory: PathLike) -> None:
-        """Writes the index, then the entity file (atomically: watchers never see half a file)."""
+        """Writes the index and the entity file into temporaries beside them, renamed into place
+        together once both are complete: watchers never see half a file, and an interrupted save
+        leaves the old index and entities, which still match."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        self.generator.save(directory / INDEX_DIR)
-        with atomic_file(directory / ENTITIES_FILE) as partial:
+        with atomic_dir(directory / INDEX_DIR) as index, \
+                atomic_file(directory / ENTITIES_FILE) as partial:
+            self.generator.save(index)
             with open(partial, "w", encoding="utf-8") as out:
                 for entity in self._entities.values():
                     out.write(json.dumps(asdict(entity), ensure_ascii=False) + "\n")

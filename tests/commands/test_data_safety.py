@@ -13,6 +13,7 @@ from conftest import FIXTURES, REPO_ROOT
 
 from allennlp_longent.commands.cli import main
 from allennlp_longent.commands.safe_io import atomic_dir, atomic_file
+from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
 ENTITIES = FIXTURES / "kb" / "entities.jsonl"
 
@@ -54,8 +55,9 @@ def run_killed(tmp_path: Path, argv) -> subprocess.CompletedProcess:
 
 
 def test_sigterm_leaves_no_temporary_and_the_old_files(tmp_path, monkeypatch):
-    """`kb build` (atomic_dir) and `kb add` (the entity file through atomic_file) killed while
-    writing: exit status 143, no `.NAME.*.partial` left, an existing KB unchanged."""
+    """`kb build` (atomic_dir) and `kb add` (index and entity file through atomic_dir and
+    atomic_file) killed while writing: exit status 143, no `.NAME.*.partial` left, an existing KB
+    unchanged and still loading."""
     done = run_killed(tmp_path, ["kb", "build", "kb", str(ENTITIES)])
     assert done.returncode == 128 + signal.SIGTERM, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == []
@@ -68,6 +70,7 @@ def test_sigterm_leaves_no_temporary_and_the_old_files(tmp_path, monkeypatch):
     assert done.returncode == 128 + signal.SIGTERM, done.stderr
     assert (tmp_path / "kb" / "entities.jsonl").read_text() == before
     assert [p.name for p in tmp_path.rglob("*.partial")] == []
+    assert len(KnowledgeBase.load(tmp_path / "kb")) == 4  # the index still matches the entities
 
 
 @pytest.mark.parametrize("umask, file_mode, dir_mode",
