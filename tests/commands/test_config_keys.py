@@ -3,6 +3,7 @@ train` before it starts, naming the key, a close known key and the file and line
 at (AllenNLP alone trains without a word for the trainer, and raises a bare TypeError for a
 reader)."""
 
+import json
 import shutil
 import sys
 
@@ -10,9 +11,20 @@ import pytest
 from allennlp.common.checks import ConfigurationError
 from conftest import REPO_ROOT
 
-from allennlp_longent.config_check import check_config_file
+from allennlp_longent.config_check import check_config_file, unknown_keys
+from allennlp_longent.config_defaults import config_defaults
 
 SMOKE = REPO_ROOT / "training_configs" / "zeshel" / "smoke_minilm.jsonnet"
+
+
+@pytest.mark.parametrize("path", sorted((REPO_ROOT / "fixtures").glob("**/*.jsonnet")),
+                         ids=lambda path: path.name)
+def test_the_test_configs_have_no_unknown_key(path):
+    """The experiments the tests train (training_configs/ are checked in test_training_configs)."""
+    import _jsonnet
+
+    variables = dict(config_defaults(), LONGENT_TEST_BERT="bert", LONGENT_TEST_ZESHEL="zeshel")
+    assert unknown_keys(json.loads(_jsonnet.evaluate_file(str(path), ext_vars=variables))) == []
 
 
 @pytest.fixture
