@@ -1,7 +1,7 @@
 """Recall@1/4 of BM25 with and without the title field (issue 19 item 3) on the demo's
 validation and test worlds and on the free-text sets; only spans whose gold is an entity count.
 
-    python scripts/title_retrieval.py [--demo fixtures/zeshel_demo] [--sets fixtures/freetext/dev ...]
+    python scripts/title_retrieval.py [--demo DEMO_DIR] [--sets SET_DIR ...]
 """
 
 import argparse

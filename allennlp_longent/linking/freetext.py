@@ -1,7 +1,7 @@
 """Free-text evaluation sets: hand-written paragraphs with gold spans over a knowledge base.
 
 A set is a directory with ``kb.jsonl`` (entities ``{id, title, description}``) and
-``paragraphs.jsonl``, one paragraph a line in the format of ``fixtures/zeshel_demo/paragraphs.jsonl``:
+``paragraphs.jsonl``, one paragraph a line in the format of the demo's ``paragraphs.jsonl``:
 ``{"text", "entities": [{"start_char", "end_char", "label", "kb_id", "text"?}]}``. ``kb_id`` is
 an id of ``kb.jsonl``, ``"NIL"`` for a name whose entity is not in the knowledge base (it must come
 out NIL), or null for a span that names no entity (a date: linkers leave it alone); the optional
