@@ -9,9 +9,10 @@ out NIL), or null for a span that names no entity (a date: linkers leave it alon
 (``doc.ents``), so the sets measure linking, not recognition.
 """
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from allennlp_longent.linking.documents import read_json_lines
 from allennlp_longent.linking.evaluation import NIL, LinkCounts, wilson
@@ -131,27 +132,72 @@ def gold_docs(nlp: "Language", paragraphs: Sequence[Paragraph]) -> List["Doc"]:
     return docs
 
 
-def predictions(nlp: "Language", component: str, docs: Sequence["Doc"],
-                paragraphs: Sequence[Paragraph], batch_size: int = 32) -> List[str]:
-    """``component``'s link (``kb_id_``, empty as NIL) for every gold span that names something."""
-    linker = nlp.get_pipe(component)
-    linked = list(linker.pipe(list(docs), batch_size=batch_size))
-    found = []
-    for doc, paragraph in zip(linked, paragraphs):
-        for ent, gold in zip(doc.ents, paragraph.spans):
-            if gold.kb_id is not None:
-                found.append(ent.kb_id_ or NIL)
-    return found
-
-
-def table_rows(results: Dict[str, LinkCounts]) -> List[str]:
-    """One line per system: accuracy with its 95 % Wilson interval, NIL precision and recall."""
-    lines = [f"  {'system':<30}{'right':>9}{'acc':>7}  {'95 % Wilson':<15}"
-             f"{'NIL P':>11}{'NIL R':>11}"]
-    for name, c in results.items():
+def table_rows(results: Dict[str, Tuple[LinkCounts, float]]) -> List[str]:
+    """One line per system: accuracy with its 95 % Wilson interval, NIL precision and recall,
+    mentions per CPU second."""
+    lines = [f"  {'system':<36}{'right':>9}{'acc':>7}  {'95 % Wilson':<16}"
+             f"{'NIL P':>8}{'NIL R':>8}{'mentions/CPU s':>16}"]
+    for name, (c, seconds) in results.items():
         low, high = wilson(c.right, c.total)
         precision = f"{c.nil_right}/{c.predicted_nil}"
         recall = f"{c.nil_right}/{c.gold_nil}"
-        lines.append(f"  {name:<30}{f'{c.right}/{c.total}':>9}{c.accuracy():>7.3f}  "
-                     f"[{low:.3f}, {high:.3f}]{precision:>11}{recall:>11}")
+        rate = f"{c.total / seconds:.1f}" if seconds > 0 else "-"
+        lines.append(f"  {name:<36}{f'{c.right}/{c.total}':>9}{c.accuracy():>7.3f}  "
+                     f"[{low:.3f}, {high:.3f}]{precision:>8}{recall:>8}{rate:>16}")
     return lines
+
+
+Linker = Callable[..., List["Doc"]]  # (docs, batch_size=32) -> the docs, linked
+
+
+def longent_linker(kb_dir: Path, calibration: Optional[Path] = None,
+                   archive: Optional[str] = None) -> Linker:
+    """``longent_linker`` as a spaCy user adds it: retrieval alone, with a first stage
+    (``calibration`` without ``archive``) or the whole cascade."""
+    import spacy
+
+    nlp = spacy.blank("en")
+    config: dict = {"kb": str(kb_dir)}
+    if calibration is not None:
+        config["calibration"] = str(calibration)
+    if archive is not None:
+        config["archive"] = archive
+    linker = nlp.add_pipe("longent_linker", config=config)
+    return lambda docs, batch_size=32: list(linker.pipe(docs, batch_size=batch_size))
+
+
+def spacy_peer_linker(pipeline: Path, entities: Sequence[Entity], encoder: str) -> Linker:
+    """spaCy's ``entity_linker`` trained by ``scripts/train_spacy_peer.py``, over ``entities``
+    (:mod:`allennlp_longent.linking.spacy_peer`)."""
+    import spacy
+
+    from allennlp_longent.linking.dense_encoder import DenseEncoder
+    from allennlp_longent.linking.spacy_peer import COMPONENT, build_kb, use_kb
+
+    nlp = spacy.load(pipeline)
+    vectors = DenseEncoder.load(encoder, 256).documents([e.document() for e in entities])
+    use_kb(nlp, build_kb(nlp.vocab, entities, vectors))
+    sentencizer, linker = nlp.get_pipe("sentencizer"), nlp.get_pipe(COMPONENT)
+    return lambda docs, batch_size=32: list(linker.pipe([sentencizer(d) for d in docs],
+                                                        batch_size=batch_size))
+
+
+def evaluate(data: FreeTextSet, linkers: Dict[str, Linker]
+             ) -> Dict[str, Tuple[LinkCounts, float]]:
+    """Per system: its counts on the set's spans and the CPU seconds of one linking pass (after a
+    warm-up pass over the first paragraph, which loads models and indexes)."""
+    import spacy
+
+    blank = spacy.blank("en")
+    gold = data.gold()
+    results = {}
+    for name, link in linkers.items():
+        link(gold_docs(blank, data.paragraphs[:1]))
+        docs = gold_docs(blank, data.paragraphs)
+        started = time.process_time()
+        linked = link(docs)
+        seconds = time.process_time() - started
+        found = [ent.kb_id_ or NIL for doc, paragraph in zip(linked, data.paragraphs)
+                 for ent, span in zip(doc.ents, paragraph.spans) if span.kb_id is not None]
+        results[name] = (LinkCounts.of(found, gold), seconds)
+    return results
