@@ -32,6 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--spacy-peer", type=Path, help="a trained spaCy entity_linker pipeline")
     parser.add_argument("--encoder", default="packaged_minilm",
                         help="sentence encoder of the spaCy peer's entity vectors")
+    parser.add_argument("--errors", action="store_true", help="list every wrong link")
     parser.add_argument("--require", help="a system's name in the table that must beat "
                         "retrieval alone (exit 1 otherwise)")
     parser.set_defaults(func=reporting_errors(run))
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace) -> None:
     if args.spacy_peer is not None:
         existing_dir(args.spacy_peer, "spaCy pipeline", "config.cfg")
     from allennlp_longent.linking.freetext import (
+        errors,
         evaluate,
         longent_linker,
         read_set,
@@ -87,6 +89,8 @@ def run(args: argparse.Namespace) -> None:
             print(f"\n{directory}: {len(data.paragraphs)} paragraphs, {len(gold)} spans "
                   f"({gold.count('NIL')} NIL), {len(data.entities)} entities")
             print("\n".join(table_rows(results)))
+            for name, (_, _, found) in results.items() if args.errors else ():
+                print(f"  wrong links of {name}:\n    " + "\n    ".join(errors(data, found)))
             if args.require is not None:
                 if args.require not in results:
                     raise ValueError(f"--require {args.require!r}: no such system")

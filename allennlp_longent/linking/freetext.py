@@ -132,12 +132,21 @@ def gold_docs(nlp: "Language", paragraphs: Sequence[Paragraph]) -> List["Doc"]:
     return docs
 
 
-def table_rows(results: Dict[str, Tuple[LinkCounts, float]]) -> List[str]:
+def errors(data: FreeTextSet, found: Sequence[str]) -> List[str]:
+    """``text -> linked title (gold title)`` for every wrong link, in text order."""
+    titles = {e.id: e.title for e in data.entities}
+    spans = [(p.text[s.start_char:s.end_char], s.kb_id) for p in data.paragraphs
+             for s in p.spans if s.kb_id is not None]
+    return [f"{text!r} -> {titles.get(guess, guess)} (gold {titles.get(gold, gold)})"
+            for (text, gold), guess in zip(spans, found) if guess != gold]
+
+
+def table_rows(results: Dict[str, Tuple[LinkCounts, float, List[str]]]) -> List[str]:
     """One line per system: accuracy with its 95 % Wilson interval, NIL precision and recall,
     mentions per CPU second."""
     lines = [f"  {'system':<36}{'right':>9}{'acc':>7}  {'95 % Wilson':<16}"
              f"{'NIL P':>8}{'NIL R':>8}{'mentions/CPU s':>16}"]
-    for name, (c, seconds) in results.items():
+    for name, (c, seconds, _) in results.items():
         low, high = wilson(c.right, c.total)
         precision = f"{c.nil_right}/{c.predicted_nil}"
         recall = f"{c.nil_right}/{c.gold_nil}"
@@ -183,9 +192,9 @@ def spacy_peer_linker(pipeline: Path, entities: Sequence[Entity], encoder: str) 
 
 
 def evaluate(data: FreeTextSet, linkers: Dict[str, Linker]
-             ) -> Dict[str, Tuple[LinkCounts, float]]:
-    """Per system: its counts on the set's spans and the CPU seconds of one linking pass (after a
-    warm-up pass over the first paragraph, which loads models and indexes)."""
+             ) -> Dict[str, Tuple[LinkCounts, float, List[str]]]:
+    """Per system: its counts on the set's spans, the CPU seconds of one linking pass (after a
+    warm-up pass over the first paragraph, which loads models and indexes) and its links."""
     import spacy
 
     blank = spacy.blank("en")
@@ -199,5 +208,5 @@ def evaluate(data: FreeTextSet, linkers: Dict[str, Linker]
         seconds = time.process_time() - started
         found = [ent.kb_id_ or NIL for doc, paragraph in zip(linked, data.paragraphs)
                  for ent, span in zip(doc.ents, paragraph.spans) if span.kb_id is not None]
-        results[name] = (LinkCounts.of(found, gold), seconds)
+        results[name] = (LinkCounts.of(found, gold), seconds, found)
     return results

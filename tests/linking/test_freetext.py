@@ -78,3 +78,30 @@ def test_wilson_by_hand():
     assert low == pytest.approx(0.4902, abs=1e-4)
     assert high == pytest.approx(0.9433, abs=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_command_counts_a_tiny_set_by_hand(tmp_path, capsys):
+    from allennlp_longent.commands.cli import main
+
+    entities = [("a", "Gullhaven", "A fishing town."),
+                ("b", "Herring Riot", "A riot of dockers in the fishing town."),
+                ("c", "Edda Ambrell", "An inventor of lamps.")]
+    (tmp_path / "kb.jsonl").write_text("".join(
+        json.dumps({"id": i, "title": t, "description": d}) + "\n" for i, t, d in entities))
+    text = "Edda Ambrell walked to Gullhaven with Tobias Fenn. After Gullhaven the docks burned."
+    spans = [("Edda Ambrell", "c", "PERSON"), ("Gullhaven", "a", "GPE"),
+             ("Tobias Fenn", "NIL", "PERSON"), ("Gullhaven", "b", "EVENT")]
+    found, start = [], 0
+    for surface, kb_id, label in spans:
+        start = text.index(surface, start)
+        found.append({"start_char": start, "end_char": start + len(surface), "label": label,
+                      "kb_id": kb_id})
+        start += len(surface)
+    (tmp_path / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": found}))
+    main(["freetext", str(tmp_path)])
+    row = [line for line in capsys.readouterr().out.splitlines() if "retrieval alone" in line][0]
+    # right: Edda Ambrell (exact title), the town, Tobias Fenn (no candidate: NIL); the event
+    # named after the town goes to the town. NIL: predicted once, right once, one gold NIL
+    low, high = wilson(3, 4)
+    assert row.split()[5:9] == ["3/4", "0.750", f"[{low:.3f},", f"{high:.3f}]"]
+    assert row.split()[9:11] == ["1/1", "1/1"]
