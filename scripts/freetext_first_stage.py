@@ -91,15 +91,22 @@ def main() -> None:
     parser.add_argument("--sets", type=Path, nargs="+",
                         default=[REPO / "fixtures" / "freetext" / "dev"])
     parser.add_argument("--features", nargs="+", default=list(FEATURES), choices=FEATURES)
+    parser.add_argument("--final", action="store_true",
+                        help="once, after every choice: the chosen fit and its baselines only, "
+                             "also on the demo's test world")
     parser.add_argument("--encoder", default=PACKAGED)
     parser.add_argument("--rerank-k", type=int, default=4)
-    parser.add_argument("--nil-rate", type=float, default=0.1)
+    parser.add_argument("--nil-rate", type=float, nargs="+", default=[0.1],
+                        help="expected share of NIL mentions; with several, --out gets the "
+                             "first and OUT_nil<rate>.json each")
     args = parser.parse_args()
     started = time.process_time()
     settings = CascadeSettings(top_k=64, rerank_k=args.rerank_k,
                                evidence=EvidenceSettings(args.encoder).to_dict())
     train = demo_cases(args.demo, "train", settings)
     evaluated: Dict[str, List[Case]] = {"demo val": demo_cases(args.demo, "val", settings)}
+    if args.final:
+        evaluated["demo test"] = demo_cases(args.demo, "test", settings)
     for directory in args.sets:
         evaluated[f"free text {directory.name}"] = [
             c for c in freetext_cases(directory, settings) if c[2] != NIL]
@@ -110,6 +117,8 @@ def main() -> None:
                                 for f in FEATURES},
             "original five (main job)": ORIGINAL, "retrieval alone": ("retrieval",),
             "chosen": tuple(args.features)}
+    if args.final:
+        fits = {n: fits[n] for n in ("retrieval alone", "original five (main job)", "chosen")}
     print(f"{'fit on the training worlds':<30}" + "".join(f"{n:>24}" for n in evaluated))
     chosen = None
     for name, features in fits.items():
@@ -133,14 +142,18 @@ def main() -> None:
         first = evidence.score(rows) if ids else np.zeros(0)
         order = np.lexsort((np.arange(len(first)), -first))[: args.rerank_k]
         scored.append(Scored([_Id(ids[i]) for i in order], first[order], None))
-    fitted = calibrate(scored, [g for _, _, g in evaluated["demo val"]], settings,
-                       nil_rate=args.nil_rate)
-    fitted.validation["retriever"] = "bm25"
-    fitted.save(args.out)
-    v = fitted.validation
-    print(f"NIL option on the validation world: b = {fitted.nil_score}, T = {fitted.temperature};"
-          f" right on {v['nil_decision_correct']}/{v['nil_decision_total']} cases against "
-          f"{v['never_nil_correct']} never NIL; written to {args.out}")
+    for rate in args.nil_rate:
+        fitted = calibrate(scored, [g for _, _, g in evaluated["demo val"]], settings,
+                           nil_rate=rate)
+        fitted.validation["retriever"] = "bm25"
+        out = args.out if rate == args.nil_rate[0] else args.out.with_name(
+            f"{args.out.stem}_nil{rate}.json")
+        fitted.save(out)
+        v = fitted.validation
+        print(f"NIL option calibrated on the validation world with NIL rate {rate}: "
+              f"b = {fitted.nil_score}, T = {fitted.temperature}; right on "
+              f"{v['nil_decision_correct']}/{v['nil_decision_total']} cases against "
+              f"{v['never_nil_correct']} never NIL; written to {out}")
     print(f"(took {time.process_time() - started:.0f} CPU s)")
 
 
