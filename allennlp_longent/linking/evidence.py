@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 FEATURES = ("retrieval", "mention", "clue", "own_document", "title_match", "share", "context",
             "names", "overlap", "qualifier")
+ENCODER_FEATURES = ("mention", "clue")
 SENTENCE_ENDS = (".", "!", "?")
 
 
@@ -149,21 +150,27 @@ class ContextEvidence:
 
     def features(self, queries: Sequence[MentionQuery], candidates: Sequence[Sequence["Entity"]],
                  retrieval: Sequence[np.ndarray]) -> List[np.ndarray]:
-        """Per query, ``(len(candidates), len(FEATURES))`` rows, features in ``FEATURES`` order."""
+        """Per query, ``(len(candidates), len(FEATURES))`` rows, features in ``FEATURES`` order.
+        Fitted settings that give the encoder's features no weight never run the encoder (their
+        columns are 0)."""
         window = self.settings.window
-        sentences = [nearby_sentences(q.words, q.start, q.end, window) for q in queries]
+        encoded = self.uses_encoder()
+        sentences = [nearby_sentences(q.words, q.start, q.end, window) if encoded else []
+                     for q in queries]
         texts = list(dict.fromkeys([q.mention for q in queries] + [s for ss in sentences
                                                                    for s in ss]))
-        text_vectors = dict(zip(texts, self.encoder.texts(texts))) if texts else {}
+        text_vectors = dict(zip(texts, self.encoder.texts(texts))) if texts and encoded else {}
         rows = []
         for query, near, found, scores in zip(queries, sentences, candidates, retrieval):
             if not found:
                 rows.append(np.zeros((0, len(FEATURES))))
                 continue
-            entities = self.entity_vectors(found)
-            mention = entities @ text_vectors[query.mention]
-            clue = (np.stack([text_vectors[s] for s in near]) @ entities.T).max(0) if near \
-                else np.zeros(len(found))
+            mention = clue = np.zeros(len(found))
+            if encoded:
+                entities = self.entity_vectors(found)
+                mention = entities @ text_vectors[query.mention]
+                if near:
+                    clue = (np.stack([text_vectors[s] for s in near]) @ entities.T).max(0)
             own = np.array([float(e.id == query.document_id) for e in found])
             title = np.array([float(bare_title(e.title) == bare_title(query.mention))
                               for e in found])
@@ -180,6 +187,11 @@ class ContextEvidence:
                                   weighted_share(context, pages), weighted_share(names, pages),
                                   overlap, qualifier], axis=1))
         return rows
+
+    def uses_encoder(self) -> bool:
+        """Unfitted settings (features for a fit) or a weight on an encoder feature."""
+        weights = self.settings.weights
+        return not weights or any(weights.get(f) for f in ENCODER_FEATURES)
 
     def page_words(self, entity: "Entity") -> Set[str]:
         if entity.id not in self._words:

@@ -36,3 +36,23 @@ def test_weighted_share_by_hand():
     assert share == pytest.approx(np.array([(idf["painter"] + idf["riot"]) / total,
                                             idf["riot"] / total, 0.0]))
     assert weighted_share(set(), pages).tolist() == [0.0, 0.0, 0.0]
+
+
+def test_a_first_stage_without_encoder_weights_never_loads_the_encoder():
+    from allennlp_longent.linking.candidates.generator import MentionQuery
+    from allennlp_longent.linking.evidence import FEATURES, ContextEvidence, EvidenceSettings
+    from allennlp_longent.linking.knowledge_base import Entity
+
+    settings = EvidenceSettings("no such encoder", weights={"retrieval": 1.0, "mention": 0.0},
+                                scales={f: [0.0, 1.0] for f in FEATURES})
+    evidence = ContextEvidence(settings)
+    entities = [Entity("a", "Ysolde Marrick (painter)", "painted the Herring Riot"),
+                Entity("b", "Ysolde Marrick", "a pilot")]
+    [rows] = evidence.features([MentionQuery(tuple(WORDS), 2, 3)], [entities],
+                               [np.array([2.0, 1.0])])
+    assert evidence._encoder is None  # "no such encoder" would have raised
+    column = dict(zip(FEATURES, rows.T))
+    assert column["mention"].tolist() == column["clue"].tolist() == [0.0, 0.0]
+    assert column["share"].tolist() == [1.0, 0.5]
+    assert column["qualifier"].tolist() == [1.0, 0.0]  # "painter" is near the mention
+    assert column["overlap"].tolist() == [1.0, 1.0]
