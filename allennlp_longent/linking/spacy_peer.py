@@ -64,7 +64,7 @@ def span_keys(text: str) -> List[str]:
     words = text.lower().replace("'s", "").split()
     while len(words) > 1 and words[0] in LEADING:
         words = words[1:]
-    return [" ".join(words)] + [w for w in words if w not in SKIP]
+    return list(dict.fromkeys([" ".join(words)] + [w for w in words if w not in SKIP]))
 
 
 def candidates_of(kb: InMemoryLookupKB, span: Span) -> List[Candidate]:
