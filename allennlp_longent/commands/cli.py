@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "allennlp_longent.commands.kb",
     "allennlp_longent.commands.link_text",
     "allennlp_longent.commands.predict",
+    "allennlp_longent.commands.freetext",
 ]
 
 

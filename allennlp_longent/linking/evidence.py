@@ -1,30 +1,40 @@
 """Context evidence: the cascade's first stage re-scores every retrieved candidate with an
-untrained sentence encoder that reads the mention string and the sentences around the mention.
+untrained sentence encoder that reads the mention string and the sentences around the mention,
+and with lexical evidence that needs no page structure (free text has none).
 
 For a mention with retrieved candidates e_i (``v``: unit vectors of the encoder; an entity is read
-as its title and description):
+as its title and description; C: the content words within ``window`` words of the mention, the
+mention's own words left out; N ⊆ C: those written with a capital inside a sentence, i.e. names;
+D_i: the content words of e_i's title and description; df(w): how many of the K candidates hold w):
 
-    mention_i = cos(v(mention string), v(e_i))
-    clue_i    = max_s cos(v(s), v(e_i)),  s a sentence within ``window`` words of the mention,
-                the mention's own sentence without the mention's words
+    mention_i   = cos(v(mention string), v(e_i))
+    clue_i      = max_s cos(v(s), v(e_i)),  s a sentence within ``window`` words of the mention,
+                  the mention's own sentence without the mention's words
+    share_i     = retrieval_i / max_j retrieval_j (retrieval's scale differs between KBs)
+    context_i   = Σ_{w ∈ C ∩ D_i} idf(w) / Σ_{w ∈ C} idf(w),   idf(w) = log(1 + K / (1 + df(w)))
+    names_i     = the same over N: other names near the mention that e_i's page mentions
+    overlap_i   = Dice overlap of the mention's and e_i's bare title's content words
+    qualifier_i = +1 when a word of e_i's bracketed title qualifier ("ship" in "Edda Ambrell
+                  (ship)") is in C, -1 when e_i has a qualifier none of whose words is, else 0
 
 and the first-stage score is ``s_i = Σ_f w_f (x_{f,i} - μ_f) / σ_f`` over the features
-f ∈ {retrieval, mention, clue, own_document, title_match}, where ``own_document`` is 1 for the
-entity whose page the mention is on (zeshel contexts are pages of the knowledge base; a page
-rarely links to itself, but its own words match the context best), 0 otherwise and for free text,
-and ``title_match`` is 1 when the mention string is the title, ignoring case and a trailing
-qualifier in brackets ("Edda Ambrell" and "Edda Ambrell (ship)"). μ, σ and w are fitted
-on training mentions by the listwise softmax log-likelihood of the gold candidate (the ranking
-loss of Logeswaran et al. 2019) with an L2 penalty, on other worlds than those linked.
+f ∈ ``FEATURES``, with also ``retrieval`` (the retriever's score), ``own_document`` (1 for the
+entity whose page the mention is on: zeshel contexts are pages of the knowledge base; a page rarely
+links to itself, but its own words match the context best; 0 for free text) and ``title_match``
+(1 when the mention string is the title, ignoring case and a trailing qualifier in brackets).
+μ, σ and w are fitted on training mentions by the listwise softmax log-likelihood of the gold
+candidate (the ranking loss of Logeswaran et al. 2019) with an L2 penalty, on other worlds than
+those linked; a feature left out of a fit (an ablation) has weight 0.
 """
 
 import logging
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
+from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, dice
 from allennlp_longent.linking.candidates.generator import MentionQuery
 
 if TYPE_CHECKING:
@@ -32,7 +42,9 @@ if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
 
 logger = logging.getLogger(__name__)
-FEATURES = ("retrieval", "mention", "clue", "own_document", "title_match")
+FEATURES = ("retrieval", "mention", "clue", "own_document", "title_match", "share", "context",
+            "names", "overlap", "qualifier")
+ENCODER_FEATURES = ("mention", "clue")
 SENTENCE_ENDS = (".", "!", "?")
 
 
@@ -52,12 +64,39 @@ def nearby_sentences(words: Sequence[str], start: int, end: int, window: int) ->
     return sentences
 
 
-def bare_title(text: str) -> str:
-    """Lower case, a trailing ``(qualifier)`` removed, spaces collapsed."""
-    text = " ".join(text.lower().split())
-    if text.endswith(")") and " (" in text:
-        text = text[: text.rindex(" (")]
-    return text
+def window_words(words: Sequence[str], start: int, end: int, window: int
+                 ) -> Tuple[Set[str], Set[str]]:
+    """C and N of the module docstring: content words within ``window`` words of the mention,
+    and those of them capitalised inside a sentence (names)."""
+    context: Set[str] = set()
+    names: Set[str] = set()
+    for i in range(max(0, start - window), min(len(words), end + window + 1)):
+        if start <= i <= end:
+            continue
+        tokens = bm25_tokens(words[i])
+        context.update(tokens)
+        inside = i > 0 and not words[i - 1].endswith(SENTENCE_ENDS)
+        if inside and words[i][:1].isupper():
+            names.update(tokens)
+    return context, names
+
+
+def qualifier_words(title: str) -> Set[str]:
+    """Content words of a trailing ``(qualifier)`` of a title; empty without one."""
+    plain = " ".join(title.lower().split())
+    bare = bare_title(title)
+    return set(bm25_tokens(plain[len(bare):])) if bare != plain else set()
+
+
+def weighted_share(words: Set[str], pages: Sequence[Set[str]]) -> np.ndarray:
+    """``context_i`` of the module docstring for each page's word set."""
+    if not words or not pages:
+        return np.zeros(len(pages))
+    listed = sorted(words)
+    df = np.array([sum(w in page for page in pages) for w in listed])
+    idf = np.log1p(len(pages) / (1.0 + df))
+    return np.array([sum(f for w, f in zip(listed, idf) if w in page) for page in pages]) \
+        / idf.sum()
 
 
 @dataclass
@@ -85,6 +124,7 @@ class ContextEvidence:
         self.cache_size = cache_size
         self._encoder: Optional[DenseEncoder] = None
         self._vectors: OrderedDict[Entity, np.ndarray] = OrderedDict()
+        self._words: Dict[str, Set[str]] = {}
 
     @property
     def encoder(self) -> "DenseEncoder":
@@ -110,36 +150,67 @@ class ContextEvidence:
 
     def features(self, queries: Sequence[MentionQuery], candidates: Sequence[Sequence["Entity"]],
                  retrieval: Sequence[np.ndarray]) -> List[np.ndarray]:
-        """Per query, ``(len(candidates), len(FEATURES))`` rows, features in ``FEATURES`` order."""
+        """Per query, ``(len(candidates), len(FEATURES))`` rows, features in ``FEATURES`` order.
+        Fitted settings that give the encoder's features no weight never run the encoder (their
+        columns are 0)."""
         window = self.settings.window
-        sentences = [nearby_sentences(q.words, q.start, q.end, window) for q in queries]
+        encoded = self.uses_encoder()
+        sentences = [nearby_sentences(q.words, q.start, q.end, window) if encoded else []
+                     for q in queries]
         texts = list(dict.fromkeys([q.mention for q in queries] + [s for ss in sentences
                                                                    for s in ss]))
-        text_vectors = dict(zip(texts, self.encoder.texts(texts))) if texts else {}
+        text_vectors = dict(zip(texts, self.encoder.texts(texts))) if texts and encoded else {}
         rows = []
         for query, near, found, scores in zip(queries, sentences, candidates, retrieval):
             if not found:
                 rows.append(np.zeros((0, len(FEATURES))))
                 continue
-            entities = self.entity_vectors(found)
-            mention = entities @ text_vectors[query.mention]
-            clue = (np.stack([text_vectors[s] for s in near]) @ entities.T).max(0) if near \
-                else np.zeros(len(found))
+            mention = clue = np.zeros(len(found))
+            if encoded:
+                entities = self.entity_vectors(found)
+                mention = entities @ text_vectors[query.mention]
+                if near:
+                    clue = (np.stack([text_vectors[s] for s in near]) @ entities.T).max(0)
             own = np.array([float(e.id == query.document_id) for e in found])
             title = np.array([float(bare_title(e.title) == bare_title(query.mention))
                               for e in found])
             retrieved = np.asarray(scores, dtype=np.float64)
-            rows.append(np.stack([retrieved, mention, clue, own, title], axis=1))
+            top = retrieved.max()
+            share = retrieved / top if top > 0 else np.zeros(len(found))
+            context, names = window_words(query.words, query.start, query.end, window)
+            pages = [self.page_words(e) for e in found]
+            mention_words = bm25_tokens(query.mention)
+            overlap = np.array([dice(mention_words, bm25_tokens(bare_title(e.title)))
+                                for e in found])
+            qualifier = np.array([_qualifier(qualifier_words(e.title), context) for e in found])
+            rows.append(np.stack([retrieved, mention, clue, own, title, share,
+                                  weighted_share(context, pages), weighted_share(names, pages),
+                                  overlap, qualifier], axis=1))
         return rows
+
+    def uses_encoder(self) -> bool:
+        """Unfitted settings (features for a fit) or a weight on an encoder feature."""
+        weights = self.settings.weights
+        return not weights or any(weights.get(f) for f in ENCODER_FEATURES)
+
+    def page_words(self, entity: "Entity") -> Set[str]:
+        if entity.id not in self._words:
+            self._words[entity.id] = set(bm25_tokens(f"{entity.title} {entity.description}"))
+        return self._words[entity.id]
 
     def score(self, rows: np.ndarray) -> np.ndarray:
         """``s_i`` of the module docstring for one mention's feature rows."""
         return standardize(rows, self.settings.scales) @ _weight_vector(self.settings.weights)
 
 
+def _qualifier(words: Set[str], context: Set[str]) -> float:
+    return 0.0 if not words else (1.0 if words & context else -1.0)
+
+
 def standardize(rows: np.ndarray, scales: Dict[str, List[float]]) -> np.ndarray:
-    mean = np.array([scales[f][0] for f in FEATURES])
-    std = np.array([scales[f][1] for f in FEATURES])
+    """Settings fitted before a feature existed have no scale for it (and weight 0)."""
+    mean = np.array([scales.get(f, [0.0, 1.0])[0] for f in FEATURES])
+    std = np.array([scales.get(f, [0.0, 1.0])[1] for f in FEATURES])
     return (rows - mean) / std
 
 
@@ -148,10 +219,17 @@ def _weight_vector(weights: Dict[str, float]) -> np.ndarray:
 
 
 def fit(rows: Sequence[np.ndarray], golds: Sequence[int], settings: EvidenceSettings,
-        l2: float = 1e-2, steps: int = 200) -> EvidenceSettings:
+        l2: float = 1e-2, steps: int = 200, features: Sequence[str] = FEATURES
+        ) -> EvidenceSettings:
     """Fits ``scales`` and ``weights`` (module docstring) on mentions whose gold index in their
-    candidate rows is ``golds[i]`` (-1 or a single candidate: not used). Returns new settings."""
+    candidate rows is ``golds[i]`` (-1 or a single candidate: not used); only ``features`` get
+    a weight. Returns new settings."""
     import torch
+
+    unknown = set(features) - set(FEATURES)
+    if unknown or not features:
+        raise ValueError(f"features must be a non-empty subset of {FEATURES}, got {features}")
+    mask = torch.tensor([float(f in features) for f in FEATURES], dtype=torch.float64)
 
     usable = [(r, g) for r, g in zip(rows, golds) if g >= 0 and len(r) > 1]
     if not usable:
@@ -166,14 +244,16 @@ def fit(rows: Sequence[np.ndarray], golds: Sequence[int], settings: EvidenceSett
 
     def loss_fn() -> torch.Tensor:
         optimizer.zero_grad()
-        loss = -sum(torch.log_softmax(x @ weights, 0)[g] for x, (_, g) in zip(inputs, usable))
+        used = weights * mask
+        loss = -sum(torch.log_softmax(x @ used, 0)[g] for x, (_, g) in zip(inputs, usable))
         loss = loss / len(usable) + l2 * (weights ** 2).sum()
         loss.backward()
         return loss
 
     optimizer.step(loss_fn)
     fitted = EvidenceSettings(settings.encoder, settings.max_length, settings.window,
-                              {f: float(w) for f, w in zip(FEATURES, weights.detach())}, scales)
+                              {f: float(w) for f, w in zip(FEATURES, weights.detach() * mask)
+                               if f in features}, scales)
     right = sum(int(np.argmax(standardize(r, scales) @ _weight_vector(fitted.weights))) == g
                 for r, g in usable)
     plain = sum(int(np.argmax(r[:, 0])) == g for r, g in usable)

@@ -80,7 +80,9 @@ def test_bad_offsets_name_the_file_and_line():
 
 def test_zeshel_tiny_recall_and_agreement_with_the_published_candidates():
     data = shared_data("zeshel_tiny")
-    results = list(ZeshelCandidates(data, top_k=3).split("train", progress=False))
+    plain = lambda: CandidateGenerator.by_name("bm25")(title_weight=0)  # noqa: E731
+    results = list(ZeshelCandidates(data, top_k=3, generator=plain).split("train",
+                                                                          progress=False))
     published = {
         record["mention_id"]: record["tfidf_candidates"]
         for record in map(json.loads, (data / "tfidf_candidates" / "train.json").open())
@@ -117,3 +119,49 @@ def test_command_reports_bad_input_without_traceback(tmp_path):
     with pytest.raises(SystemExit, match=r"bad_offsets\.json:2"):
         main(["bm25-candidates", str(ZESHEL_FIXTURE), "--splits", "bad_offsets",
               "--output-dir", str(tmp_path), "--no-progress"])
+
+
+TITLED = [
+    ("ship", "Edda Ambrell (ship)", "A schooner named after Edda Ambrell. The Edda Ambrell sails "
+     "from Port Ambrell; Edda Ambrell carried salt."),
+    ("person", "Edda Ambrell", "An inventor. She built a smokeless lamp."),
+    ("sister", "Mara Ambrell", "Sister of Edda Ambrell; the Ambrell family."),
+    ("riot", "the Herring Riot", "A riot in Gullhaven. Gullhaven dockers burned Gullhaven."),
+    ("town", "Gullhaven", "A fishing town."),
+]
+
+
+def _titled(title_weight):
+    generator = CandidateGenerator.by_name("bm25")(title_weight=title_weight)
+    generator.index_documents([{"document_id": i, "title": t, "text": x} for i, t, x in TITLED])
+    return generator
+
+
+def test_an_exact_title_ranks_first_then_the_qualified_title():
+    plain = [[c.document_id for c in found]
+             for found in _titled(0).retrieve(["Edda Ambrell", "gullhaven"], 5)]
+    # the failure the title field fixes: plain BM25 puts the repeated words first
+    assert plain == [["ship", "sister", "person"], ["riot", "town"]]
+    titled = _titled(1.0).retrieve(["Edda Ambrell", "gullhaven", "Edda  AMBRELL (ship)"], 5)
+    assert [c.document_id for c in titled[0]] == ["person", "ship", "sister"]
+    assert [c.document_id for c in titled[1]] == ["town", "riot"]
+    assert titled[2][0].document_id == "ship"
+
+
+def test_title_score_by_hand():
+    [found] = _titled(1.0).retrieve(["Mara"], 5)  # one document holds "mara": its title
+    [plain] = _titled(0).retrieve(["Mara"], 5)
+    top = plain[0].score
+    # dice({mara}, {mara, ambrell}) = 2/3, no tier: bm25 + 1.0 * top * 2/3
+    assert [c.document_id for c in found] == ["sister"]
+    assert found[0].score == pytest.approx(top + top * 2 / 3)
+
+
+def test_titles_survive_save_and_load(tmp_path):
+    generator = _titled(1.0)
+    generator.save(tmp_path)
+    loaded = CandidateGenerator.load(tmp_path)
+    assert loaded.config()["title_weight"] == 1.0
+    assert loaded.retrieve(["Edda Ambrell"], 3) == generator.retrieve(["Edda Ambrell"], 3)
+    with pytest.raises(ValueError, match="title_weight"):
+        CandidateGenerator.by_name("bm25")(title_weight=-1)

@@ -1,4 +1,19 @@
-"""BM25 candidate generation on the ``bm25s`` library."""
+"""BM25 candidate generation on the ``bm25s`` library, with a title field.
+
+A mention is usually a name, and an entity's name is its title: plain BM25 over title and
+description together ranks "Edda Ambrell (ship)" and every other Ambrell as high as, or above,
+the person Edda Ambrell, and a short exact title ("Gullhaven") below a page that repeats the word.
+So each candidate d of the BM25 top list for a mention q is scored
+
+    score(d) = bm25(q, d) + w · top · dice(q, title(d)) + tier(q, d) · (1 + w) · top
+
+where ``top`` is the best BM25 score for q (the title terms are on BM25's scale for that query),
+``dice`` the Dice overlap 2|Q ∩ T| / (|Q| + |T|) of the query's and the title's tokens (the title
+field), and ``tier`` 2 when the title equals the mention (case and spaces aside), 1 when it does
+after dropping a bracketed qualifier ("Edda Ambrell (ship)"), else 0. The first two terms lie in
+[0, (1 + w) · top], so a higher tier always ranks first: an exact title is never below an entity
+that merely shares a word with it. ``w = 0`` with no tier is plain BM25 (``title_weight=0``).
+"""
 
 import json
 import logging
@@ -13,11 +28,13 @@ from bm25s.stopwords import STOPWORDS_EN
 from allennlp_longent.linking.candidates.generator import (
     Candidate,
     CandidateGenerator,
+    Document,
     Query,
     as_mention_query,
 )
 
 IDS_FILE = "document_ids.json"
+TITLE_TIERS = 2  # exact title, title without its bracketed qualifier
 _WORD = re.compile(r"\w+")
 _STOPWORDS = frozenset(STOPWORDS_EN)
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets DEBUG on import
@@ -28,18 +45,54 @@ def bm25_tokens(text: str) -> List[str]:
     return [token for token in _WORD.findall(text.lower()) if token not in _STOPWORDS]
 
 
+def plain_title(text: str) -> str:
+    """Lower case, spaces collapsed."""
+    return " ".join(text.lower().split())
+
+
+def bare_title(text: str) -> str:
+    """:func:`plain_title` without a trailing ``(qualifier)``."""
+    text = plain_title(text)
+    if text.endswith(")") and " (" in text:
+        text = text[: text.rindex(" (")]
+    return text
+
+
+def title_tier(mention: str, title: str) -> int:
+    """2: the title is the mention; 1: it is once its bracketed qualifier is dropped; else 0."""
+    mention = plain_title(mention)
+    if not mention:
+        return 0
+    if plain_title(title) == mention:
+        return 2
+    return int(bare_title(title) == mention)
+
+
+def dice(query: Sequence[str], title: Sequence[str]) -> float:
+    """Dice overlap of two token sets; 0 when both are empty."""
+    q, t = set(query), set(title)
+    return 2 * len(q & t) / (len(q) + len(t)) if q or t else 0.0
+
+
 @CandidateGenerator.register("bm25")
 class BM25CandidateGenerator(CandidateGenerator):
-    """Okapi BM25 (Lucene variant) over lower-cased, stop-word-free word tokens."""
+    """Okapi BM25 (Lucene variant) over lower-cased, stop-word-free word tokens, plus the title
+    field and tiers of the module docstring with weight ``title_weight`` (0: plain BM25). Titles
+    are known when documents are indexed with :meth:`index_documents`; :meth:`index` takes
+    plain texts and so ranks by BM25 alone."""
 
-    def __init__(self, k1: float = 1.2, b: float = 0.75) -> None:
+    def __init__(self, k1: float = 1.2, b: float = 0.75, title_weight: float = 1.0) -> None:
+        if title_weight < 0:
+            raise ValueError(f"title_weight must be >= 0, got {title_weight}")
         self.k1 = k1
         self.b = b
+        self.title_weight = title_weight
         self._document_ids: List[str] = []
+        self._titles: List[str] = []
         self._bm25: Optional[bm25s.BM25] = None
 
     def config(self) -> dict:
-        return {"type": "bm25", "k1": self.k1, "b": self.b}
+        return {"type": "bm25", "k1": self.k1, "b": self.b, "title_weight": self.title_weight}
 
     def document_ids(self) -> List[str]:
         return list(self._document_ids)
@@ -48,11 +101,17 @@ class BM25CandidateGenerator(CandidateGenerator):
         if len(document_ids) != len(texts):
             raise ValueError(f"{len(document_ids)} document ids but {len(texts)} texts")
         self._document_ids = list(document_ids)
+        self._titles = []
         self._bm25 = None
         corpus = [bm25_tokens(text) for text in texts]
         if any(corpus):  # bm25s cannot index a collection without a single token
             self._bm25 = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
             self._bm25.index(corpus, show_progress=False)
+
+    def index_documents(self, documents: Sequence[Document]) -> None:
+        """Indexes title and text as one text, and keeps the titles for the title field."""
+        super().index_documents(documents)
+        self._titles = [d["title"] for d in documents]
 
     def retrieve(self, queries: Sequence[Query], k: int) -> List[List[Candidate]]:
         """Ranks by the mention's words (a :class:`MentionQuery`'s context is not used)."""
@@ -67,10 +126,23 @@ class BM25CandidateGenerator(CandidateGenerator):
         if not token_ids:
             return []
         scores = self._bm25.get_scores_from_ids(token_ids)
-        return [Candidate(self._document_ids[i], float(scores[i])) for i in _top_k(scores, k)]
+        if not self._titles or not self.title_weight:
+            return [Candidate(self._document_ids[i], float(scores[i])) for i in _top_k(scores, k)]
+        # the title terms re-order a pool wider than k: exact titles BM25 put below k come up
+        pool = _top_k(scores, max(4 * k, 64))
+        top = float(scores[pool[0]])
+        query_tokens = bm25_tokens(query)
+        titled = np.array([
+            scores[i] + self.title_weight * top * dice(query_tokens, bm25_tokens(self._titles[i]))
+            + title_tier(query, self._titles[i]) * (1 + self.title_weight) * top
+            for i in pool
+        ])
+        order = np.lexsort((pool, -titled))[:k]
+        return [Candidate(self._document_ids[pool[j]], float(titled[j])) for j in order]
 
     def _save_index(self, directory: Path) -> None:
-        ids = {"document_ids": self._document_ids, "indexed": self._bm25 is not None}
+        ids = {"document_ids": self._document_ids, "indexed": self._bm25 is not None,
+               "titles": self._titles}
         (directory / IDS_FILE).write_text(json.dumps(ids) + "\n")
         if self._bm25 is not None:
             self._bm25.save(str(directory), show_progress=False)
@@ -81,6 +153,7 @@ class BM25CandidateGenerator(CandidateGenerator):
             raise FileNotFoundError(f"BM25 index in {directory} lacks {IDS_FILE}")
         ids = json.loads(ids_path.read_text())
         self._document_ids = ids["document_ids"]
+        self._titles = ids.get("titles", [])  # indexes saved before the title field: none
         self._bm25 = None
         if ids["indexed"]:
             self._bm25 = bm25s.BM25.load(str(directory), show_progress=False)

@@ -1,0 +1,214 @@
+"""Free-text evaluation sets: hand-written paragraphs with gold spans over a knowledge base.
+
+A set is a directory with ``kb.jsonl`` (entities ``{id, title, description}``) and
+``paragraphs.jsonl``, one paragraph a line in the format of the demo's ``paragraphs.jsonl``:
+``{"text", "entities": [{"start_char", "end_char", "label", "kb_id", "text"?}]}``. ``kb_id`` is
+an id of ``kb.jsonl``, ``"NIL"`` for a name whose entity is not in the knowledge base (it must come
+out NIL), or null for a span that names no entity (a date: linkers leave it alone); the optional
+``text`` is the span's text, checked against the offsets. Every system links the same gold spans
+(``doc.ents``), so the sets measure linking, not recognition.
+"""
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+from allennlp_longent.linking.documents import read_json_lines
+from allennlp_longent.linking.evaluation import NIL, LinkCounts, wilson
+from allennlp_longent.linking.knowledge_base import Entity, read_entities
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+KB_FILE = "kb.jsonl"
+PARAGRAPHS_FILE = "paragraphs.jsonl"
+SPAN_FIELDS = ("start_char", "end_char", "label", "kb_id")
+
+
+@dataclass(frozen=True)
+class GoldSpan:
+    start_char: int
+    end_char: int
+    label: str
+    kb_id: Optional[str]  # an entity id, NIL, or None: not an entity
+    where: str
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+    spans: Tuple[GoldSpan, ...]
+    where: str
+
+
+@dataclass
+class FreeTextSet:
+    name: str
+    entities: List[Entity]
+    paragraphs: List[Paragraph]
+
+    def gold(self) -> List[str]:
+        """Gold ids (or NIL) of the spans that name something, paragraph by paragraph."""
+        return [s.kb_id for p in self.paragraphs for s in p.spans if s.kb_id is not None]
+
+
+def read_paragraphs(path: Path, kb_ids: Optional[Set[str]] = None) -> List[Paragraph]:
+    """Reads and checks a paragraphs file; every problem names ``file:line`` and the span."""
+    paragraphs = []
+    for number, record in read_json_lines(path):
+        where = f"{path}:{number}"
+        text = record.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"{where}: field 'text' must be a non-empty string")
+        if not isinstance(record.get("entities"), list):
+            raise ValueError(f"{where}: field 'entities' must be a list")
+        spans, end = [], 0
+        for i, entity in enumerate(record["entities"]):
+            span = _span(entity, text, f"{where}: entities[{i}]", kb_ids)
+            if span.start_char < end:
+                raise ValueError(f"{span.where}: starts at {span.start_char}, inside or before "
+                                 f"the previous span (ending at {end}); spans must be in order")
+            end = span.end_char
+            spans.append(span)
+        paragraphs.append(Paragraph(text, tuple(spans), where))
+    if not paragraphs:
+        raise ValueError(f"{path}: no paragraphs")
+    return paragraphs
+
+
+def _span(entity: dict, text: str, where: str, kb_ids: Optional[Set[str]]) -> GoldSpan:
+    if not isinstance(entity, dict) or any(f not in entity for f in SPAN_FIELDS):
+        raise ValueError(f"{where}: needs the fields {SPAN_FIELDS}, got {entity!r}")
+    start, end, label, kb_id = (entity[f] for f in SPAN_FIELDS)
+    if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(text)):
+        raise ValueError(f"{where}: offsets [{start}, {end}) are not a span of the "
+                         f"{len(text)}-character text")
+    covered = text[start:end]
+    if covered != covered.strip():
+        raise ValueError(f"{where}: span {covered!r} starts or ends with a space")
+    if "text" in entity and entity["text"] != covered:
+        raise ValueError(f"{where}: offsets [{start}, {end}) cover {covered!r}, "
+                         f"not the span's text {entity['text']!r}")
+    if not isinstance(label, str) or not label:
+        raise ValueError(f"{where}: 'label' must be a non-empty string")
+    if kb_id is not None and not isinstance(kb_id, str):
+        raise ValueError(f"{where}: 'kb_id' must be an id, {NIL!r} or null, got {kb_id!r}")
+    if kb_ids is not None and kb_id not in kb_ids and kb_id not in (None, NIL):
+        raise ValueError(f"{where}: kb_id {kb_id!r} ({covered!r}) is not in the knowledge base")
+    return GoldSpan(start, end, label, kb_id, where)
+
+
+def read_set(directory: Path) -> FreeTextSet:
+    """``kb.jsonl`` and ``paragraphs.jsonl`` of one set directory, checked."""
+    directory = Path(directory)
+    for name in (KB_FILE, PARAGRAPHS_FILE):
+        if not (directory / name).is_file():
+            raise FileNotFoundError(f"{directory}: no {name} (a free-text set needs {KB_FILE} "
+                                    f"and {PARAGRAPHS_FILE})")
+    entities = [entity for _, entity in read_entities(directory / KB_FILE)]
+    ids = [e.id for e in entities]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{directory / KB_FILE}: duplicate entity ids")
+    paragraphs = read_paragraphs(directory / PARAGRAPHS_FILE, set(ids))
+    return FreeTextSet(directory.name, entities, paragraphs)
+
+
+def gold_docs(nlp: "Language", paragraphs: Sequence[Paragraph]) -> List["Doc"]:
+    """Docs whose ``ents`` are the gold spans with their labels (no kb ids)."""
+    docs = []
+    for paragraph in paragraphs:
+        doc = nlp.make_doc(paragraph.text)
+        ents = []
+        for gold in paragraph.spans:
+            span = doc.char_span(gold.start_char, gold.end_char, gold.label)
+            if span is None:
+                raise ValueError(f"{gold.where}: [{gold.start_char}, {gold.end_char}) is not on "
+                                 "spaCy token boundaries")
+            ents.append(span)
+        doc.ents = ents
+        docs.append(doc)
+    return docs
+
+
+def errors(data: FreeTextSet, found: Sequence[str]) -> List[str]:
+    """``text -> linked title (gold title)`` for every wrong link, in text order."""
+    titles = {e.id: e.title for e in data.entities}
+    spans = [(p.text[s.start_char:s.end_char], s.kb_id) for p in data.paragraphs
+             for s in p.spans if s.kb_id is not None]
+    return [f"{text!r} -> {titles.get(guess, guess)} (gold {titles.get(gold, gold)})"
+            for (text, gold), guess in zip(spans, found) if guess != gold]
+
+
+def table_rows(results: Dict[str, Tuple[LinkCounts, float, List[str]]]) -> List[str]:
+    """One line per system: accuracy with its 95 % Wilson interval, NIL precision and recall,
+    mentions per CPU second."""
+    lines = [f"  {'system':<36}{'right':>9}{'acc':>7}  {'95 % Wilson':<16}"
+             f"{'NIL P':>8}{'NIL R':>8}{'mentions/CPU s':>16}"]
+    for name, (c, seconds, _) in results.items():
+        low, high = wilson(c.right, c.total)
+        precision = f"{c.nil_right}/{c.predicted_nil}"
+        recall = f"{c.nil_right}/{c.gold_nil}"
+        rate = f"{c.total / seconds:.1f}" if seconds > 0 else "-"
+        lines.append(f"  {name:<36}{f'{c.right}/{c.total}':>9}{c.accuracy():>7.3f}  "
+                     f"[{low:.3f}, {high:.3f}]{precision:>8}{recall:>8}{rate:>16}")
+    return lines
+
+
+Linker = Callable[..., List["Doc"]]  # (docs, batch_size=32) -> the docs, linked
+
+
+def longent_linker(kb_dir: Path, calibration: Optional[Path] = None,
+                   archive: Optional[str] = None) -> Linker:
+    """``longent_linker`` as a spaCy user adds it: retrieval alone, with a first stage
+    (``calibration`` without ``archive``) or the whole cascade."""
+    import spacy
+
+    nlp = spacy.blank("en")
+    config: dict = {"kb": str(kb_dir)}
+    if calibration is not None:
+        config["calibration"] = str(calibration)
+    if archive is not None:
+        config["archive"] = archive
+    linker = nlp.add_pipe("longent_linker", config=config)
+    return lambda docs, batch_size=32: list(linker.pipe(docs, batch_size=batch_size))
+
+
+def spacy_peer_linker(pipeline: Path, entities: Sequence[Entity], encoder: str) -> Linker:
+    """spaCy's ``entity_linker`` trained by ``scripts/train_spacy_peer.py``, over ``entities``
+    (:mod:`allennlp_longent.linking.spacy_peer`)."""
+    import spacy
+
+    from allennlp_longent.linking.dense_encoder import DenseEncoder
+    from allennlp_longent.linking.spacy_component import SKIP_LABELS
+    from allennlp_longent.linking.spacy_peer import COMPONENT, build_kb, use_kb
+
+    nlp = spacy.load(pipeline)
+    vectors = DenseEncoder.load(encoder, 256).documents([e.document() for e in entities])
+    use_kb(nlp, build_kb(nlp.vocab, entities, vectors))
+    sentencizer, linker = nlp.get_pipe("sentencizer"), nlp.get_pipe(COMPONENT)
+    linker.labels_discard = list(SKIP_LABELS)  # the spans longent_linker leaves alone
+    return lambda docs, batch_size=32: list(linker.pipe([sentencizer(d) for d in docs],
+                                                        batch_size=batch_size))
+
+
+def evaluate(data: FreeTextSet, linkers: Dict[str, Linker]
+             ) -> Dict[str, Tuple[LinkCounts, float, List[str]]]:
+    """Per system: its counts on the set's spans, the CPU seconds of one linking pass (after a
+    warm-up pass over the first paragraph, which loads models and indexes) and its links."""
+    import spacy
+
+    blank = spacy.blank("en")
+    gold = data.gold()
+    results = {}
+    for name, link in linkers.items():
+        link(gold_docs(blank, data.paragraphs[:1]))
+        docs = gold_docs(blank, data.paragraphs)
+        started = time.process_time()
+        linked = link(docs)
+        seconds = time.process_time() - started
+        found = [ent.kb_id_ or NIL for doc, paragraph in zip(linked, data.paragraphs)
+                 for ent, span in zip(doc.ents, paragraph.spans) if span.kb_id is not None]
+        results[name] = (LinkCounts.of(found, gold), seconds, found)
+    return results

@@ -1,0 +1,107 @@
+"""Free-text sets: the fixtures' spans and ids are checked, bad input names its line, and the
+counting of accuracy and NIL precision/recall matches a hand count."""
+
+import json
+
+import pytest
+import spacy
+from conftest import FIXTURES
+
+from allennlp_longent.linking.evaluation import LinkCounts, wilson
+from allennlp_longent.linking.freetext import gold_docs, read_paragraphs, read_set
+
+SETS = ("dev", "test")
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_every_fixture_span_is_on_token_boundaries_and_names_a_kb_entity_or_nil(name):
+    data = read_set(FIXTURES / "freetext" / name)  # checks offsets, texts and ids
+    docs = gold_docs(spacy.blank("en"), data.paragraphs)
+    ids = {e.id for e in data.entities}
+    for doc, paragraph in zip(docs, data.paragraphs):
+        assert [(e.start_char, e.end_char) for e in doc.ents] == [
+            (s.start_char, s.end_char) for s in paragraph.spans]
+    gold = data.gold()
+    assert set(gold) <= ids | {"NIL"}
+    assert sum(g != "NIL" for g in gold) >= (60 if name == "test" else 30)
+    assert gold.count("NIL") >= 5
+
+
+def test_dev_and_test_share_no_entity_or_name():
+    kbs = [read_set(FIXTURES / "freetext" / name).entities for name in SETS]
+    assert not {e.id for e in kbs[0]} & {e.id for e in kbs[1]}
+    assert not {e.title for e in kbs[0]} & {e.title for e in kbs[1]}
+
+
+def _write(tmp_path, entities, text="Ann met Bo."):
+    path = tmp_path / "paragraphs.jsonl"
+    path.write_text(json.dumps({"text": text, "entities": entities}) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("entity, message", [
+    ({"start_char": 0, "end_char": 3, "label": "PERSON"}, "needs the fields"),
+    ({"start_char": 0, "end_char": 30, "label": "PERSON", "kb_id": "a"}, r"offsets \[0, 30\)"),
+    ({"start_char": 0, "end_char": 4, "label": "PERSON", "kb_id": "a"}, "ends with a space"),
+    ({"start_char": 0, "end_char": 3, "label": "PERSON", "kb_id": "a", "text": "Bo"},
+     "cover 'Ann', not the span's text 'Bo'"),
+    ({"start_char": 0, "end_char": 3, "label": "PERSON", "kb_id": "zz"}, "'zz' .* not in the"),
+])
+def test_bad_spans_name_the_file_line_and_span(tmp_path, entity, message):
+    path = _write(tmp_path, [entity])
+    with pytest.raises(ValueError, match=rf"paragraphs\.jsonl:1: entities\[0\]: .*{message}"):
+        read_paragraphs(path, {"a"})
+
+
+def test_spans_out_of_order_are_refused(tmp_path):
+    spans = [{"start_char": 8, "end_char": 10, "label": "PERSON", "kb_id": "a"},
+             {"start_char": 0, "end_char": 3, "label": "PERSON", "kb_id": "NIL"}]
+    with pytest.raises(ValueError, match=r"entities\[1\]: starts at 0"):
+        read_paragraphs(_write(tmp_path, spans), {"a"})
+
+
+def test_counts_by_hand():
+    gold = ["a", "b", "NIL", "NIL", "c"]
+    predicted = ["a", "NIL", "NIL", "b", None]  # right: a, the first NIL; None counts as NIL
+    counts = LinkCounts.of(predicted, gold)
+    assert (counts.total, counts.right, counts.gold_nil, counts.predicted_nil,
+            counts.nil_right) == (5, 2, 2, 3, 1)
+    assert counts.nil_precision() == pytest.approx(1 / 3)
+    assert counts.nil_recall() == pytest.approx(1 / 2)
+    assert LinkCounts.of(["a"], ["a"]).nil_precision() is None
+
+
+def test_wilson_by_hand():
+    # 8 of 10, z = 1.96: centre (0.8 + 0.19208) / 1.38416, half 1.96 sqrt(0.016 + 0.009604)
+    # / 1.38416
+    low, high = wilson(8, 10)
+    assert low == pytest.approx(0.4902, abs=1e-4)
+    assert high == pytest.approx(0.9433, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_command_counts_a_tiny_set_by_hand(tmp_path, capsys):
+    from allennlp_longent.commands.cli import main
+
+    entities = [("a", "Gullhaven", "A fishing town."),
+                ("b", "Herring Riot", "A riot of dockers in the fishing town."),
+                ("c", "Edda Ambrell", "An inventor of lamps.")]
+    (tmp_path / "kb.jsonl").write_text("".join(
+        json.dumps({"id": i, "title": t, "description": d}) + "\n" for i, t, d in entities))
+    text = "Edda Ambrell walked to Gullhaven with Tobias Fenn. After Gullhaven the docks burned."
+    spans = [("Edda Ambrell", "c", "PERSON"), ("Gullhaven", "a", "GPE"),
+             ("Tobias Fenn", "NIL", "PERSON"), ("Gullhaven", "b", "EVENT")]
+    found, start = [], 0
+    for surface, kb_id, label in spans:
+        start = text.index(surface, start)
+        found.append({"start_char": start, "end_char": start + len(surface), "label": label,
+                      "kb_id": kb_id})
+        start += len(surface)
+    (tmp_path / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": found}))
+    main(["freetext", str(tmp_path)])
+    row = [line for line in capsys.readouterr().out.splitlines() if "retrieval alone" in line][0]
+    # right: Edda Ambrell (exact title), the town, Tobias Fenn (no candidate: NIL); the event
+    # named after the town goes to the town. NIL: predicted once, right once, one gold NIL
+    low, high = wilson(3, 4)
+    assert row.split()[5:9] == ["3/4", "0.750", f"[{low:.3f},", f"{high:.3f}]"]
+    assert row.split()[9:11] == ["1/1", "1/1"]
