@@ -4,7 +4,7 @@
 
 Reads DATA with the archive's validation reader (``inscript_tacl`` with its targets file, or
 ``--targets``), predicts E_t at every target (R_t and the gold left context given) and prints
-accuracy by the gold entity's kind (the story's first entity, in InScript almost always the
+accuracy by the gold entity's kind (the story's first-mentioned entity, in InScript mostly the
 narrator; another entity already mentioned; a new one) with what the model chose instead, by the
 distance in tokens to the gold entity's latest mention, and by the target's word (which the
 prediction does not see).
