@@ -1,9 +1,12 @@
-"""Hyper-parameter search for EntityNLM on InScript as Ji et al. (2017, §5) searched: embedding and
-LSTM size in {32, 48, 64, 128, 256}, dropout {0.2, 0.5}, Adam 1e-3 or AdaGrad 0.1, selected on the
-validation objective (perplexity of log p(X, R, E, L) on inscript/val).
+"""Hyper-parameter search for EntityNLM on InScript over what Ji et al. (2017, §5) leave open:
+embedding and LSTM size in {32, 48, 64, 128, 256}, dropout {0.2, 0.5}, the optimizer and its rate
+(Adam 1e-3 or 3e-3, AdaGrad 0.05, 0.1 or 0.2) and the epochs (``--epochs`` per trial, the
+best epoch kept), selected on the validation objective (perplexity of log p(X, R, E, L) on the
+91 dev stories of inscript_tacl); each trial also records the dev entity_acc on dev_targets.json.
 
-Each trial is `allennlp train` of training_configs/entity_nlm/inscript_entity_prediction.jsonnet
-with the trial's values as overrides (the vocabulary, lower-cased and capped at ~1K types with the
+Each trial is `allennlp train` of
+training_configs/entity_nlm/inscript_tacl_entity_prediction.jsonnet with the trial's values as
+overrides (the vocabulary, lower-cased and capped at ~1K types with the
 rest as UNK, and the rest of the setup come from that config; ``--epochs`` sets the epochs per
 trial). Optuna's TPE sampler proposes the values; a set of values that an earlier trial already ran
 is not trained again (training is seeded, so it would give the same figures): the trial takes that
@@ -17,7 +20,8 @@ metrics_epoch_*.json files have every epoch's figures). Several workers may shar
     nice -n 10 python scripts/search_entity_nlm.py --epochs 8 --timeout 2400 --trial-limit 600 \
         --out runs/entity_nlm_search
 
-(the README gives its duration on a shared 2-core machine).
+(docs/entity_nlm.md gives its duration on a shared 2-core machine). Every epoch of every trial
+evaluates on dev once: the number of dev evaluations is the sum of ``epochs_done``.
 
 It prints one line per trial (values, validation perplexity and §5.3 entity accuracy, wall and CPU
 seconds) and the best values, and writes them to OUT/trials.json. Copy the best values into the
@@ -40,11 +44,14 @@ from allennlp.training.callbacks import TrainerCallback
 import allennlp_longent.components  # noqa: F401  (registers the reader and the models)
 
 CONFIG = Path(__file__).resolve().parents[1] / "training_configs" / "entity_nlm" / (
-    "inscript_entity_prediction.jsonnet"
+    "inscript_tacl_entity_prediction.jsonnet"
 )
 SIZES = [32, 48, 64, 128, 256]
-OPTIMIZERS = {"adam_1e-3": {"type": "adam", "lr": 0.001}, "adagrad_0.1": {"type": "adagrad",
-                                                                          "lr": 0.1}}
+OPTIMIZERS = {
+    f"{name}_{lr:g}": {"type": name, "lr": lr}
+    for name, lr in [("adam", 1e-3), ("adam", 3e-3), ("adagrad", 0.05), ("adagrad", 0.1),
+                     ("adagrad", 0.2)]
+}
 _TRIAL: Dict[str, Any] = {}
 
 
@@ -78,7 +85,7 @@ def earlier_trial(trial: optuna.Trial) -> Optional[optuna.trial.FrozenTrial]:
 
 
 def suggest(trial: optuna.Trial) -> Tuple[int, float, str]:
-    """The paper's search space (§5): size, dropout and optimizer of one trial."""
+    """The search space: size, dropout and optimizer with its rate of one trial."""
     return (
         trial.suggest_categorical("dim", SIZES),
         trial.suggest_categorical("dropout", [0.2, 0.5]),
@@ -113,7 +120,8 @@ def objective(trial: optuna.Trial, out: Path, limit: float, config: Path = CONFI
         trial.set_user_attr("wall_s", round(time.time() - wall, 1))
         trial.set_user_attr("cpu_s", round(time.process_time() - cpu, 1))
     metrics = json.loads((run / "metrics.json").read_text())
-    for name in ("entity_acc", "baseline_new_acc", "entity_acc_all_mentions", "perplexity"):
+    for name in ("entity_acc", "baseline_new_acc", "baseline_recent_acc", "shallow_baseline_acc",
+                 "perplexity"):
         trial.set_user_attr(name, metrics[f"best_validation_{name}"])
     trial.set_user_attr("best_epoch", metrics["best_epoch"])
     return metrics["best_validation_perplexity"]
@@ -142,7 +150,7 @@ def main() -> None:
             optuna.storages.journal.JournalFileBackend(str(args.storage))
         )
     study = optuna.create_study(
-        study_name="entity_nlm_inscript", storage=storage, load_if_exists=True,
+        study_name="entity_nlm_inscript_tacl", storage=storage, load_if_exists=True,
         direction="minimize", sampler=optuna.samplers.TPESampler(seed=args.seed),
         pruner=optuna.pruners.MedianPruner(n_startup_trials=2, n_warmup_steps=1),
     )

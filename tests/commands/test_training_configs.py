@@ -45,7 +45,9 @@ def test_context_projection_experiment_differs_in_that_one_key():
     root = REPO_ROOT / "training_configs" / "entity_nlm"
     base, variant = (
         json.loads(_jsonnet.evaluate_file(str(root / name), ext_vars=config_defaults()))
-        for name in ("inscript_entity_prediction.jsonnet", "inscript_context_projection.jsonnet")
+        for name in (
+            "inscript_tacl_entity_prediction.jsonnet", "inscript_tacl_context_projection.jsonnet"
+        )
     )
     assert variant["model"].pop("context_projection") is True
     assert variant == base

@@ -34,3 +34,30 @@ def batch(model: EntityNLM, docs: Sequence[Dict]) -> Dict:
     data = Batch(items)
     data.index_instances(model.vocab)
     return data.as_tensor_dict()
+
+
+def recompute_validation_metrics(archive: str) -> Dict[str, float]:
+    """Validation perplexity, word perplexity and (with targets) entity_acc of an archived model,
+    summed here from its per-document outputs on the config's validation data: a second
+    aggregation, independent of the metric classes."""
+    import math
+
+    from allennlp.models.archival import load_archive
+
+    loaded = load_archive(archive)
+    reader = loaded.validation_dataset_reader
+    items = list(reader.read(loaded.config["validation_data_path"]))
+    log_p = words = tokens = right = targets = 0.0
+    for instance, out in zip(items, loaded.model.eval().forward_on_instances(items)):
+        log_p += float(out["log_likelihood"])
+        words += float(out["word"])
+        tokens += len(instance["tokens"])
+        if "targets" in out:
+            at = torch.as_tensor(out["targets"]).bool()
+            gold, predicted = torch.as_tensor(out["entity_ids"]), out["predicted_entities"]
+            right += int((torch.as_tensor(predicted) == gold)[at].sum())
+            targets += int(at.sum())
+    metrics = {"perplexity": math.exp(-log_p / tokens), "word_ppl": math.exp(-words / tokens)}
+    if targets:
+        metrics["entity_acc"] = right / targets
+    return metrics

@@ -74,13 +74,42 @@ def test_each_sample_is_weighted_as_the_model_scores_its_structure(context_proje
     assert set(distance.argmin(1).tolist()) == set(range(len(STRUCTURES)))
 
 
-def test_marginal_bounds_the_joint_of_the_gold_structure():
-    model = tiny_model(dim=4, seed=1)
+def all_structures(num_tokens: int, entities: int = 0) -> list:
+    """Every (E, L) structure of ``num_tokens`` tokens whose new entities are numbered from
+    ``entities`` on, written out from the definitions of §2 (not from the model's code)."""
+    if num_tokens == 0:
+        return [([], [])]
+    found = [([-1] + ids, [1] + lengths) for ids, lengths in all_structures(num_tokens - 1,
+                                                                           entities)]
+    for entity in range(entities + 1):
+        for length in range(1, num_tokens + 1):
+            for ids, lengths in all_structures(num_tokens - length,
+                                               max(entities, entity + 1)):
+                found.append(([entity] * length + ids, list(range(length, 0, -1)) + lengths))
+    return found
+
+
+def test_marginal_of_a_four_token_document_matches_enumeration():
+    """log p(X) summed over all 4-token structures (every R, E, L) against the importance-sampled
+    estimate; the estimate is also above the joint of the gold structure, as the exact value is."""
+    structures = all_structures(4)
+    assert len(structures) == len(set(map(str, structures)))
+    model = tiny_model(dim=4, seed=1, importance_sample_batch=4000)
     doc = {"tokens": ["mary", "met", "her", "."], "clusters": [[[0, 0], [2, 2]]]}
-    tensors = batch(model, [doc])
+    tensors = batch(model, [doc] * len(structures))
     with torch.no_grad():
-        enc = model.encode(tensors["tokens"])
-        joint = model.score_structure(enc, tensors["entity_ids"], tensors["mention_lengths"])
-        torch.manual_seed(0)
-        marginal = model.marginal_log_likelihood(tensors["tokens"], 200)
-    assert float(marginal) > float(joint["log_likelihood"])
+        scores = model.score_structure(
+            model.encode(tensors["tokens"]), torch.tensor([s[0] for s in structures]),
+            torch.tensor([s[1] for s in structures]),
+        )
+    log_p, log_q = scores["log_likelihood"].double(), scores["proposal_log_prob"].double()
+    assert math.isclose(float(log_q.exp().sum()), 1.0, abs_tol=1e-5)  # q covers them all
+    exact = float(log_p.logsumexp(0).exp())
+    weights = (log_p - log_q).exp()
+    stderr = math.sqrt((float((log_q.exp() * weights**2).sum()) - exact**2) / 4000)
+    single = batch(model, [doc])
+    torch.manual_seed(0)
+    estimate = float(model.marginal_log_likelihood(single["tokens"], 4000).exp())
+    assert abs(estimate - exact) < 4 * stderr, (estimate, exact, stderr)
+    gold = structures.index(([0, -1, 0, -1], [1, 1, 1, 1]))
+    assert exact > float(log_p[gold].exp())

@@ -10,7 +10,7 @@ from allennlp.predictors import Predictor
 from conftest import FIXTURES
 from entity_nlm_helpers import batch, tiny_model
 
-from allennlp_longent.entity_nlm.metrics import EntityPredictionAccuracy, protocol_mask
+from allennlp_longent.entity_nlm.metrics import EntityPredictionAccuracy
 
 CONFIG = FIXTURES / "entity_nlm" / "experiment.jsonnet"
 DATA = FIXTURES / "entity_nlm" / "tiny.gold_conll"
@@ -29,14 +29,14 @@ class TestEntityNlmModel(ModelTestCase):
         self.ensure_batch_predictions_are_consistent(keys_to_ignore=("loss",))
 
 
-def test_baselines_and_model_predictions_under_the_protocol():
+def test_baselines_and_model_predictions_at_targets_and_all_mentions():
     model = tiny_model()
-    # sentences: "a ." "b ." "c ." "mary met him ." "she saw him ."; entity 0 = a, mary, she;
-    # entity 1 = him, him. Only mention starts from the fourth sentence on are predicted.
+    # entity 0 = a, mary, she; entity 1 = him, him; targets: the mentions from "mary" on
     words = ["a", ".", "b", ".", "c", ".", "mary", "met", "him", ".", "she", "saw", "him", "."]
     doc = {"tokens": words, "clusters": [[[0, 0], [6, 6], [10, 10]], [[8, 8], [12, 12]]]}
     data = batch(model, [doc])
-    assert data["sentence_ids"][0].tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4]
+    data["targets"] = torch.zeros_like(data["entity_ids"])
+    data["targets"][0, [6, 8, 10, 12]] = 1
     out = model(**data)
     starts = out["mention_starts"][0]
     assert starts.nonzero().squeeze(1).tolist() == [0, 6, 8, 10, 12]
@@ -47,29 +47,28 @@ def test_baselines_and_model_predictions_under_the_protocol():
     metrics = model.get_metrics(reset=True)
     assert metrics["baseline_new_acc"] == 0.25  # gold 0, 1, 0, 1 at 6, 8, 10, 12: right at 8
     assert metrics["baseline_recent_acc"] == 0.25  # right only at 6
+    assert metrics["baseline_new_acc_all_mentions"] == 0.4  # and at 0
+    assert metrics["baseline_recent_acc_all_mentions"] == 0.4  # and at 0 ("new" when none)
     gold = torch.tensor([0, 0, 1, 0, 1])
     correct = (predicted == gold).tolist()
     assert metrics["entity_acc"] == sum(correct[1:]) / 4
     assert metrics["entity_acc_all_mentions"] == sum(correct) / 5
 
 
-def test_protocol_mask_skips_three_sentences_and_caps_predictions():
-    starts = torch.tensor([[1, 1, 0, 1, 1, 1, 1, 0], [1, 0, 1, 0, 1, 0, 1, 1]]).bool()
-    sentences = torch.tensor([[0, 2, 3, 3, 4, 5, 6, 6], [3, 3, 3, 3, 3, -1, -1, -1]])
-    mask = protocol_mask(starts, sentences, skip_sentences=3, max_predictions=3)
-    assert mask.long().tolist() == [[0, 0, 0, 1, 1, 1, 0, 0], [1, 0, 1, 0, 1, 0, 0, 0]]
-
-
-def test_entity_prediction_metric_counts_protocol_and_all_mentions():
-    metric = EntityPredictionAccuracy(skip_sentences=1, max_predictions=2)
+def test_entity_prediction_metric_counts_targets_and_all_mentions():
+    metric = EntityPredictionAccuracy()
     predicted, gold = torch.tensor([[0, 1, 0, 2]]), torch.tensor([[0, 1, 1, 2]])
     starts = torch.tensor([[True, True, True, True]])
-    sentences = torch.tensor([[0, 1, 1, 1]])  # the first is skipped, the last is past the cap
+    targets = torch.tensor([[0, 1, 1, 0]])
     new, recent = torch.tensor([[0, 1, 2, 2]]), torch.tensor([[0, 0, 1, 0]])
-    metric(predicted, gold, starts, sentences, new, recent)
+    shallow = torch.tensor([[0, 0, 1, 2]])
+    metric(predicted, gold, starts, new, recent, targets, None, shallow)
     assert metric.get_metric(reset=True) == {
         "entity_acc": 0.5, "entity_acc_all_mentions": 0.75, "baseline_new_acc": 0.5,
-        "baseline_recent_acc": 0.5, "entity_acc_new": 1.0, "entity_acc_existing": 0.0,
+        "baseline_new_acc_all_mentions": 0.75, "baseline_recent_acc": 0.5,
+        "baseline_recent_acc_all_mentions": 0.5, "shallow_baseline_acc": 0.5,
+        "shallow_baseline_acc_all_mentions": 0.75, "entity_acc_new": 1.0,
+        "entity_acc_existing": 0.0, "num_targets": 2.0,
     }
 
 

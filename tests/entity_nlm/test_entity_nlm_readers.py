@@ -1,4 +1,4 @@
-"""Readers (CoNLL-2012, InScript) and the handling of bad input."""
+"""The CoNLL-2012 reader and the handling of bad input (InScript: test_inscript_tacl.py)."""
 
 import logging
 from collections import Counter
@@ -9,10 +9,7 @@ import torch
 from conftest import FIXTURES, shared_data
 from entity_nlm_helpers import batch, tiny_model
 
-from allennlp_longent.entity_nlm.dataset_readers import (
-    EntityNlmConllReader,
-    EntityNlmInscriptReader,
-)
+from allennlp_longent.entity_nlm.dataset_readers import EntityNlmConllReader
 from allennlp_longent.entity_nlm.structure import StructureError, structure_to_clusters
 
 
@@ -50,26 +47,6 @@ def test_conll_shared_sample():
     assert docs[0]["metadata"]["lines"][0] == 2  # first token line of the file
 
 
-def test_inscript_joins_pieces_and_renumbers_entities():
-    reader = EntityNlmInscriptReader()
-    docs = list(reader.read(shared_data("inscript", "val")))
-    assert len(docs) == 86 and reader.skipped_empty == 0
-    words = docs[0]["metadata"]["words"]
-    assert words[:6] == ["This", "morning", "I", "decided", "to", "take"]
-    sentences = docs[0]["sentence_ids"].tensor.tolist()
-    first_stop = words.index(".")
-    assert sentences[: first_stop + 2] == [0] * (first_stop + 1) + [1]
-    assert sentences[-1] == sum(w in ".!?" for w in words[:-1])
-    assert "," in words and not any(w.startswith("\u2581") for w in words)
-    for doc in docs:
-        ids, lengths = _structure(doc)
-        starts = [e for t, e in enumerate(ids) if e >= 0 and (t == 0 or lengths[t - 1] <= 1)]
-        seen = -1
-        for entity in starts:  # new entities appear as 0, 1, 2, ... in order
-            assert entity <= seen + 1
-            seen = max(seen, entity)
-
-
 def _write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
@@ -100,17 +77,9 @@ def test_malformed_conll_names_line(tmp_path):
         list(EntityNlmConllReader().read(_write(tmp_path / "open.gold_conll", text)))
 
 
-def test_inscript_empty_story_is_skipped_and_counted_bad_line_named(tmp_path):
-    good = "\u2581I none none none none 0 \n\u2581ran none none none none none \n"
-    path = _write(tmp_path / "x_inscript", good + "<end_of_story>\n<end_of_story>\n" + good +
-                  "<end_of_story>\n")
-    reader = EntityNlmInscriptReader()
-    assert len(list(reader.read(path))) == 2 and reader.skipped_empty == 1
-    bad = _write(tmp_path / "bad_inscript", good + "\u2581x none none none none seven \n")
-    with pytest.raises(StructureError, match=r"bad_inscript:3: coreference index 'seven'"):
-        list(reader.read(bad))
+def test_empty_document_is_rejected():
     with pytest.raises(StructureError, match="empty document"):
-        reader.text_to_instance([])
+        EntityNlmConllReader().text_to_instance([])
 
 
 def test_out_of_order_entity_index_is_rejected_by_the_model():

@@ -63,9 +63,10 @@ class EntityNlmReader(DatasetReader):
 
     def documents_to_instances(self, documents: Iterable[dict], file: str) -> Iterable[Instance]:
         """Documents of ``file`` are dicts ``{words, mentions, source, lines, [document],
-        [sentences]}`` from a parser; ``source`` names the file (and line), ``document``
-        (optional) the document inside it, ``sentences`` the sentence index of each word
-        (default: split after sentence-final punctuation)."""
+        [sentences], [targets], [human_majority]}`` from a parser; ``source`` names the file (and
+        line), ``document`` (optional) the document inside it, ``sentences`` the sentence index of
+        each word (default: split after sentence-final punctuation), ``targets`` and
+        ``human_majority`` per-token codes of the entity-prediction targets (``inscript_tacl``)."""
         before = Counter(self.dropped)
         for document in documents:
             if not document["words"]:
@@ -90,6 +91,7 @@ class EntityNlmReader(DatasetReader):
     def _instance(
         self, words: List[str], mentions: List[Mention], source: str, lines: Optional[List[int]],
         document: str = "", sentences: Optional[List[int]] = None,
+        targets: Optional[List[int]] = None, human_majority: Optional[List[int]] = None,
     ) -> Instance:
         entity_ids, lengths, stats = build_structure(
             len(words), mentions, self._max_mention_length, source, self._singletons,
@@ -115,6 +117,10 @@ class EntityNlmReader(DatasetReader):
                  "stats": stats}
             ),
         }
+        if targets is not None:
+            fields["targets"] = TensorField(torch.tensor(targets), padding_value=0)
+        if human_majority is not None:
+            fields["human_majority"] = TensorField(torch.tensor(human_majority), padding_value=0)
         return Instance(fields)
 
     def apply_token_indexers(self, instance: Instance) -> None:

@@ -1,5 +1,4 @@
 from allennlp_longent.entity_nlm.metrics.entity_prediction import (  # noqa: F401
     EntityPredictionAccuracy,
-    protocol_mask,
 )
 from allennlp_longent.entity_nlm.metrics.perplexity import TokenPerplexity  # noqa: F401

@@ -19,6 +19,8 @@ from allennlp_longent.entity_nlm.models.heads import (
     decision_points,
     length_log_probs,
 )
+from allennlp_longent.entity_nlm.models.sampling import sample_structures
+from allennlp_longent.entity_nlm.models.shallow_baseline import ShallowScorer
 from allennlp_longent.entity_nlm.structure import check_structure
 
 logger = logging.getLogger(__name__)
@@ -41,6 +43,10 @@ class EntityNLM(Model):
     path, not activation memory). The word distribution is a full softmax over the vocabulary
     (capped in the config): perplexity and the importance weights of §5.1 need exact, normalised
     word probabilities, which sampled softmax does not give.
+
+    ``shallow_baseline=True`` trains the §5.3 shallow classifier (``ShallowScorer``, recency and
+    frequency features of the gold history, no parameter shared) beside the model on the same
+    batches, so that ``allennlp evaluate`` reports it with the model (``shallow_baseline_acc``).
 
     ``carry_entity=False`` is an ablation, not the paper's model: e_current is zero between
     mentions (what this model did before following §2.2 step 3), kept to measure that change.
@@ -67,6 +73,7 @@ class EntityNLM(Model):
         namespace: str = "tokens",
         carry_entity: bool = True,
         context_projection: bool = False,
+        shallow_baseline: bool = False,
     ) -> None:
         super().__init__(vocab)
         self.carry_entity = carry_entity
@@ -98,6 +105,7 @@ class EntityNLM(Model):
         self._word_perplexity = TokenPerplexity()
         self._marginal_perplexity = TokenPerplexity()
         self._entity_accuracy = EntityPredictionAccuracy()
+        self.shallow = ShallowScorer() if shallow_baseline else None
 
     # ----- shared pieces -------------------------------------------------------------------------
     def encode(self, tokens: TextFieldTensors) -> Dict[str, torch.Tensor]:
@@ -209,8 +217,12 @@ class EntityNLM(Model):
         mention_lengths: torch.Tensor,
         sentence_ids: torch.Tensor,
         metadata: Optional[List[Dict[str, Any]]] = None,
+        targets: Optional[torch.Tensor] = None,
+        human_majority: Optional[torch.Tensor] = None,
     ) -> Dict[str, torch.Tensor]:
-        """Loss = -(log p(X, R, E, L) + log q(R, E, L | X)) per token (eq. 9 plus the proposal)."""
+        """Loss = -(log p(X, R, E, L) + log q(R, E, L | X)) per token (eq. 9 plus the proposal),
+        plus the shallow classifier's cross-entropy when it is on. ``targets`` and
+        ``human_majority`` (``inscript_tacl`` reader) select where entity prediction is counted."""
         entity_ids, mention_lengths = entity_ids.long(), mention_lengths.long()
         enc = self.encode(tokens)
         self._check(enc["mask"], entity_ids, mention_lengths, metadata)
@@ -219,14 +231,23 @@ class EntityNLM(Model):
         loss = -(scores["log_likelihood"] + scores["proposal_log_prob"]).sum() / num_tokens.sum()
         self._perplexity(scores["log_likelihood"], num_tokens)
         self._word_perplexity(scores["word"], num_tokens)
+        shallow = None
+        if self.shallow is not None:
+            shallow_out = self.shallow(entity_ids, scores["mention_starts"])
+            loss = loss + shallow_out["loss"]
+            shallow = shallow_out["log_probs"].argmax(-1)
         self._entity_accuracy(
-            scores["predicted_entities"], entity_ids, scores["mention_starts"], sentence_ids,
-            scores["new_entity"], scores["most_recent"],
+            scores["predicted_entities"], entity_ids, scores["mention_starts"],
+            scores["new_entity"], scores["most_recent"], targets, human_majority, shallow,
         )
         output = {
             "loss": loss, **scores, "entity_ids": entity_ids, "mention_lengths": mention_lengths,
             "sentence_ids": sentence_ids,
         }
+        if targets is not None:
+            output["targets"] = targets
+        if shallow is not None:
+            output["shallow_predicted"] = shallow
         if not self.training and self.num_importance_samples > 0:
             marginal = self.marginal_log_likelihood(tokens, self.num_importance_samples, enc)
             self._marginal_perplexity(marginal, num_tokens)
@@ -251,8 +272,6 @@ class EntityNLM(Model):
         self, tokens: TextFieldTensors, num_samples: int, enc: Optional[Dict] = None
     ) -> torch.Tensor:
         """log p(X) ~= log mean_n p(X, s_n) / q(s_n | X), s_n ~ q, per document (batch,)."""
-        from allennlp_longent.entity_nlm.models.sampling import sample_structures
-
         enc = enc or self.encode(tokens)
         batch = enc["mask"].size(0)
         per_call = max(1, self._sample_batch // batch)

@@ -1,18 +1,38 @@
 """Sampling coreference structures from the discriminative proposal (Ji et al. 2017, §5.1)."""
 
-from typing import TYPE_CHECKING, Dict, Tuple
+from typing import Callable, Dict, Protocol, Tuple
 
 import torch
+from torch import nn
 from torch.distributions import Categorical
 
-from allennlp_longent.entity_nlm.models.heads import EntityState, length_log_probs
+from allennlp_longent.entity_nlm.models.heads import (
+    EntityScorer,
+    EntityState,
+    EntityUpdater,
+    length_log_probs,
+)
 
-if TYPE_CHECKING:
-    from allennlp_longent.entity_nlm.models.entity_nlm import EntityNLM
+
+class SamplingHeads(Protocol):
+    """What the sampler reads of a model (EntityNLM): its p heads and its proposal q heads."""
+
+    carry_entity: bool
+    w_entity: nn.Module
+    w_length: nn.Module
+    entity_scorer: EntityScorer
+    q_r: nn.Module
+    q_entity: nn.Module
+    q_length: nn.Module
+    q_entity_scorer: EntityScorer
+    updater: EntityUpdater
+    _r_log_probs: Callable[[torch.Tensor], torch.Tensor]
+    _new_entity: Callable[[int], torch.Tensor]
+    _word_log_probs: Callable[..., torch.Tensor]
 
 
 def sample_structures(
-    model: "EntityNLM", enc: Dict[str, torch.Tensor]
+    model: SamplingHeads, enc: Dict[str, torch.Tensor]
 ) -> Tuple[torch.Tensor, torch.Tensor]:
     """Draws one structure s ~ q(R, E, L | X) per row of ``enc`` and returns
     ``(log p(X, s), log q(s | X))`` per row, with the same terms as ``score_structure``.

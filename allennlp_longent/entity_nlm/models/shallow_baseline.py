@@ -35,31 +35,27 @@ def candidate_features(
     return torch.stack(features, -1)
 
 
-@Model.register("entity_nlm_shallow_baseline")
-class ShallowEntityBaseline(Model):
-    """Scores each candidate (existing entities and a new one) by ``w^T phi`` with the features of
-    ``candidate_features`` and predicts the best; trained by cross-entropy at every mention start
-    of the training data (R_t and the left context given). It reads the same instances as
-    EntityNLM and reports the same ``entity_acc`` (§5.3 protocol) with the same baselines."""
+class ShallowScorer(nn.Module):
+    """The linear classifier: scores each candidate (existing entities and a new one) by
+    ``w^T phi`` with the features of ``candidate_features``, given the gold left context."""
 
-    def __init__(self, vocab: Vocabulary) -> None:
-        super().__init__(vocab)
+    def __init__(self) -> None:
+        super().__init__()
         self.weights = nn.Linear(len(FEATURES), 1, bias=False)
-        self._accuracy = EntityPredictionAccuracy()
 
-    def forward(  # type: ignore[override]
-        self, tokens: TextFieldTensors, entity_ids: torch.Tensor, mention_lengths: torch.Tensor,
-        sentence_ids: torch.Tensor, metadata: Optional[List[Dict[str, Any]]] = None,
+    def forward(
+        self, entity_ids: torch.Tensor, starts: torch.Tensor
     ) -> Dict[str, torch.Tensor]:
-        """Loss: cross-entropy of the gold entity at every mention start (§5.3 task)."""
-        mask = util.get_text_field_mask(tokens)
-        entity_ids, _, starts = decision_points(entity_ids, mention_lengths, mask)
-        batch, steps = mask.shape
+        """``entity_ids`` (-1 off mentions and on padding) and ``starts`` are (batch, time); returns
+        E_t ``log_probs`` (batch, time, slots), the new-entity number ``new_entity`` and the most
+        recent entity ``most_recent`` at each step, and ``loss``, the mean cross-entropy of the
+        gold entity over the mention starts."""
+        batch, steps = entity_ids.shape
         slots = int(entity_ids.max().clamp(min=0)) + 2
-        last = mask.new_zeros(batch, slots, dtype=torch.float)
+        last = self.weights.weight.new_zeros(batch, slots)
         mentions = torch.zeros_like(last)
-        count = torch.zeros(batch, dtype=torch.long, device=mask.device)
-        slot = torch.arange(slots, device=mask.device)[None, :]
+        count = torch.zeros(batch, dtype=torch.long, device=entity_ids.device)
+        slot = torch.arange(slots, device=entity_ids.device)[None, :]
         logits, counts, recent = [], [], []
         for t in range(steps):
             features = candidate_features(last, mentions, count, t)
@@ -73,13 +69,36 @@ class ShallowEntityBaseline(Model):
             last = torch.where(hit, torch.full_like(last, t), last)
             count = count + (starts[:, t] & (entity_ids[:, t] == count)).long()
         log_probs = torch.stack(logits, 1).log_softmax(-1)
-        gold = entity_ids.clamp(min=0).unsqueeze(-1)
-        gold_log_probs = log_probs.gather(-1, gold).squeeze(-1)
-        loss = -(gold_log_probs * starts).sum() / starts.sum().clamp(min=1)
-        predicted = log_probs.argmax(-1)
-        self._accuracy(predicted, entity_ids, starts, sentence_ids, torch.stack(counts, 1),
-                       torch.stack(recent, 1))
-        return {"loss": loss, "predicted_entities": predicted, "mention_starts": starts}
+        gold = log_probs.gather(-1, entity_ids.clamp(min=0).unsqueeze(-1)).squeeze(-1)
+        loss = -(gold * starts).sum() / starts.sum().clamp(min=1)
+        return {"log_probs": log_probs, "new_entity": torch.stack(counts, 1),
+                "most_recent": torch.stack(recent, 1), "loss": loss}
+
+
+@Model.register("entity_nlm_shallow_baseline")
+class ShallowEntityBaseline(Model):
+    """The ``ShallowScorer`` alone, trained by cross-entropy at every mention start of the
+    training data (R_t and the left context given). It reads the same instances as EntityNLM and
+    reports the same entity-prediction metrics with the same baselines."""
+
+    def __init__(self, vocab: Vocabulary) -> None:
+        super().__init__(vocab)
+        self.scorer = ShallowScorer()
+        self._accuracy = EntityPredictionAccuracy()
+
+    def forward(  # type: ignore[override]
+        self, tokens: TextFieldTensors, entity_ids: torch.Tensor, mention_lengths: torch.Tensor,
+        sentence_ids: torch.Tensor, metadata: Optional[List[Dict[str, Any]]] = None,
+        targets: Optional[torch.Tensor] = None, human_majority: Optional[torch.Tensor] = None,
+    ) -> Dict[str, torch.Tensor]:
+        """Loss: cross-entropy of the gold entity at every mention start (§5.3 task)."""
+        mask = util.get_text_field_mask(tokens)
+        entity_ids, _, starts = decision_points(entity_ids, mention_lengths, mask)
+        out = self.scorer(entity_ids, starts)
+        predicted = out["log_probs"].argmax(-1)
+        self._accuracy(predicted, entity_ids, starts, out["new_entity"], out["most_recent"],
+                       targets, human_majority)
+        return {"loss": out["loss"], "predicted_entities": predicted, "mention_starts": starts}
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
         return self._accuracy.get_metric(reset)
