@@ -101,7 +101,7 @@ def ran(tmp_path_factory, tiny_linker_files):
             command = (["bash", "-euo", "pipefail", "-c", block.code] if block.language == "bash"
                        else [sys.executable, "-c", block.code])
             done[block.where] = subprocess.run(command, cwd=work, env=env, capture_output=True,
-                                               text=True, timeout=300)
+                                               text=True, timeout=600)
     return work, done
 
 
