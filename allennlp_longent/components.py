@@ -1,20 +1,6 @@
-"""Importing this module registers every component of the plugin with AllenNLP (and the spaCy
-factory): what ``--include-package allennlp_longent`` and ``.allennlp_plugins`` do."""
+"""Importing this module registers every component of the plugin with AllenNLP
+(:mod:`allennlp_longent.registered`) and the spaCy factory: what ``--include-package
+allennlp_longent`` and ``.allennlp_plugins`` do."""
 
-from allennlp_longent import require_allennlp
-
-require_allennlp()
-
-from allennlp_longent import entity_nlm, entity_typing, relations  # noqa: E402, F401
-from allennlp_longent.linking import candidates, spacy_component  # noqa: E402, F401
-from allennlp_longent.linking.dataset_readers import zeshel  # noqa: E402, F401
-from allennlp_longent.linking.metrics import zeshel_accuracy  # noqa: E402, F401
-from allennlp_longent.linking.models import bi_encoder, cross_encoder_ranker  # noqa: E402, F401
-from allennlp_longent.linking.predictors import cross_encoder_linker  # noqa: E402, F401
-from allennlp_longent.modules import (  # noqa: E402, F401
-    entity_features,
-    entity_fields,
-    extended_transformer,
-    long_luke,
-    position_extension,
-)
+from allennlp_longent import registered  # noqa: F401
+from allennlp_longent.linking import spacy_component  # noqa: F401

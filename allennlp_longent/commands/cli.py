@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "allennlp_longent.commands.bm25_candidates",
     "allennlp_longent.commands.kb",
     "allennlp_longent.commands.link_text",
+    "allennlp_longent.commands.calibrate",
 ]
 
 

@@ -123,15 +123,21 @@ class Cascade:
     re-ranks; without it the links are retrieval's (λ = 0)."""
 
     def __init__(self, kb: KnowledgeBase, ranker: Optional[Tuple["Model", "DatasetReader"]] = None,
-                 settings: Optional[CascadeSettings] = None, batch_size: int = 8) -> None:
+                 settings: Optional[CascadeSettings] = None, batch_size: int = 8,
+                 evidence: Optional[ContextEvidence] = None) -> None:
+        """``evidence``: a first stage to share (its encoder and entity vectors) instead of
+        one built from ``settings.evidence``; its settings are replaced by those."""
         self.kb = kb
         self.ranker = ranker
         self.settings = settings or CascadeSettings()
         if self.settings.rerank_k < 1 or self.settings.top_k < 1 or batch_size < 1:
             raise ValueError(f"top_k, rerank_k and batch_size must be positive: {self.settings}")
         self.batch_size = batch_size
-        self.evidence = (ContextEvidence(EvidenceSettings(**self.settings.evidence), batch_size)
-                         if self.settings.evidence else None)
+        self.evidence = evidence
+        if evidence is not None and self.settings.evidence:
+            evidence.settings = EvidenceSettings(**self.settings.evidence)
+        elif evidence is None and self.settings.evidence:
+            self.evidence = ContextEvidence(EvidenceSettings(**self.settings.evidence), batch_size)
 
     def features(self, queries: Sequence[Query]) -> List[Tuple[List[Entity], np.ndarray]]:
         """The first stage's candidates (``top_k`` retrieved) and feature rows per query."""
@@ -155,10 +161,12 @@ class Cascade:
             results.append([(entities[i], float(first[i])) for i in order])
         return results
 
-    def score(self, queries: Sequence[Query]) -> List[Scored]:
-        """Retrieval (and first stage) for every query, then the cross-encoder on the first
-        ``rerank_k``."""
-        retrieved = self.retrieve(queries)
+    def score(self, queries: Sequence[Query],
+              retrieved: Optional[List[List[Tuple[Entity, float]]]] = None) -> List[Scored]:
+        """Retrieval (and first stage) for every query, unless ``retrieved`` (what
+        :meth:`retrieve` returned) is given, then the cross-encoder on the first ``rerank_k``."""
+        if retrieved is None:
+            retrieved = self.retrieve(queries)
         scored = [
             Scored([e for e, _ in found[: self.settings.rerank_k]],
                    np.array([s for _, s in found[: self.settings.rerank_k]], dtype=np.float64),
@@ -261,26 +269,27 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     fixed, broken = _disagreements(scored, golds, best_weight, fitted)
     p_value = sign_test(fixed, broken)
     fitted.weight = best_weight if p_value <= significance else 0.0
-    # (combined scores, index of the right answer or None for NIL, case weight) as they are and
-    # without the gold; the two sets weigh 1 - nil_rate and nil_rate in all
-    cases: List[Tuple[np.ndarray, Optional[int], float]] = []
+    # (combined scores, index of the right answer or None for NIL, which set) as they are (0)
+    # and without the gold (1); the two sets weigh 1 - nil_rate and nil_rate in all
+    cases: List[Tuple[np.ndarray, Optional[int], int]] = []
     reachable = 0
     for item, gold in zip(scored, golds):
         if not item.entities:
             continue
         _, combined, _ = combine(item, fitted.weight, fitted)
         ids = [e.id for e in item.entities]
-        cases.append((combined, ids.index(gold) if gold in ids else None, 1.0 - nil_rate))
+        cases.append((combined, ids.index(gold) if gold in ids else None, 0))
         reachable += gold in ids
         rest = [i for i, e in enumerate(ids) if e != gold]
         if rest and gold in ids:
-            cases.append((combined[rest], None, nil_rate))
-    totals = {w: sum(c[2] == w for c in cases) for w in (1.0 - nil_rate, nil_rate)}
-    cases = [(c, r, w / totals[w]) for c, r, w in cases]
+            cases.append((combined[rest], None, 1))
+    share = (1.0 - nil_rate, nil_rate)
+    sizes = [sum(c[2] == s for c in cases) for s in (0, 1)]
+    weighted = [(c, r, share[s] / sizes[s]) for c, r, s in cases]
 
     def nll(temperature: float, nil_score: float) -> float:
         total = 0.0
-        for combined, right, weight in cases:
+        for combined, right, weight in weighted:
             p = probabilities(combined, temperature, nil_score)
             total -= weight * np.log(max(p[right] if right is not None else 1 - p.sum(), 1e-12))
         return total
