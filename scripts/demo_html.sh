@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bin=.venv/bin
 run="${1:-runs/main_job}"
 png="${2:-docs/linked_paragraph.png}"
-[ -f "$run/linker/model.tar.gz" ] || { echo "no linker at $run/linker (run scripts/main_job.sh)" >&2; exit 1; }
+[ -f "$run/cascade/model.tar.gz" ] || { echo "no cascade at $run/cascade (run scripts/main_job.sh)" >&2; exit 1; }
 "$bin/python" - "$run" <<'PY'
 import sys
 from pathlib import Path
@@ -30,9 +30,9 @@ nlp.to_disk(run / "ruler")
 (run / "paragraph.txt").write_text(text + "\n", encoding="utf-8")
 PY
 rm -f "$run/paragraph.jsonl" "$run/paragraph.html"
-# the calibrated cascade of the main job (first stage, re-ranker weight, NIL option)
-"$bin/longent" link-text "$run/paragraph.txt" --archive "$run/linker/model.tar.gz" --kb "$run/kb" \
-  --calibration "$run/linker/cascade.json" --pipeline "$run/ruler" --top-k 64 --candidates 4 \
+# the calibrated cascade of the main job (first stage, re-ranker weight, NIL option): one archive
+"$bin/longent" link-text "$run/paragraph.txt" --model "$run/cascade/model.tar.gz" --kb "$run/kb" \
+  --pipeline "$run/ruler" --top-k 64 --candidates 4 \
   --output "$run/paragraph.jsonl" \
   --html "$run/paragraph.html" 2>"$run/paragraph.log" || { tail -n 20 "$run/paragraph.log" >&2; exit 1; }
 # #mention-0-1 opens the second mention's candidate box, as hovering over it would

@@ -127,7 +127,10 @@ def run_calibrate(args: argparse.Namespace) -> None:
     from allennlp.data import Vocabulary
 
     from allennlp_longent.linking.cascade import CascadeSettings, calibrate
-    from allennlp_longent.linking.models.cascade_linker import CROSS_ENCODER_FILE, CascadeLinker
+    from allennlp_longent.linking.models.cascade_linker import (
+        CascadeLinker,
+        write_cascade_archive,
+    )
 
     if args.rerank_k < 1 or args.batch_size < 1:
         raise CommandError("--rerank-k and --batch-size must be positive")
@@ -159,16 +162,8 @@ def run_calibrate(args: argparse.Namespace) -> None:
     fitted.validation.update({"retriever": first.kbs.retriever, "mentions_file": str(args.mentions),
                               "first_stage": Path(args.first_stage).name})
     _print_validation(fitted, args.rerank_k)
-    config = {
-        "dataset_reader": {"type": "zeshel_mentions"},
-        "validation_dataset_reader": {"type": "zeshel_mentions"},
-        "data_loader": {"batch_size": 256},
-        "validation_data_loader": {"batch_size": 256},
-        "model": {"type": "cascade_linker", "calibration": fitted.__dict__,
-                  "cross_encoder": CROSS_ENCODER_FILE if args.cross_encoder else None,
-                  **model_config},
-    }
-    _write_archive(config, args.cross_encoder, args.output)
+    with atomic_file(args.output) as partial:
+        write_cascade_archive(partial, fitted, args.cross_encoder, **model_config)
     print(f"calibrated cascade written to {args.output}")
 
 
@@ -188,33 +183,6 @@ def _print_validation(settings, k: int) -> None:
           f"{v['nil_decision_correct']}/{v['nil_decision_total']} validation cases (mentions as "
           f"they are and with the gold removed from the KB) against {v['never_nil_correct']} "
           "never NIL")
-
-
-def _write_archive(config: dict, cross_encoder, output: Path) -> None:
-    """An AllenNLP archive: config, an empty vocabulary and state dict (the cascade's parts hold
-    the weights), and the cross-encoder's archive inside."""
-    import shutil
-    import tempfile
-
-    import torch
-    from allennlp.common.meta import Meta
-    from allennlp.data import Vocabulary
-    from allennlp.models.archival import archive_model
-
-    from allennlp_longent.linking.models.cascade_linker import CROSS_ENCODER_FILE
-
-    output.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=output.parent) as folder:
-        (Path(folder) / "config.json").write_text(json.dumps(config, indent=2) + "\n")
-        Vocabulary().save_to_files(str(Path(folder) / "vocabulary"))
-        torch.save({}, Path(folder) / "best.th")
-        Meta.new().to_file(Path(folder) / "meta.json")
-        include = []
-        if cross_encoder is not None:
-            shutil.copyfile(cross_encoder, Path(folder) / CROSS_ENCODER_FILE)
-            include.append(CROSS_ENCODER_FILE)
-        with atomic_file(output) as partial:
-            archive_model(folder, archive_path=str(partial), include_in_archive=include or None)
 
 
 def run_report(args: argparse.Namespace) -> None:

@@ -83,8 +83,9 @@ class Scored:
     """One mention's first candidates with both scores (``rerank`` is None without a ranker)."""
 
     entities: List[Entity]
-    retrieval: np.ndarray
+    retrieval: np.ndarray  # the first stage's scores, or the retriever's without one
     rerank: Optional[np.ndarray]
+    retriever: Optional[np.ndarray] = None  # the retriever's own scores under a first stage
 
 
 def combine(scored: Scored, weight: float, settings: Optional[CascadeSettings] = None,
@@ -150,28 +151,40 @@ class Cascade:
             [np.array([s for _, s in found], dtype=np.float64) for found in retrieved])
         return list(zip(entities, rows))
 
-    def retrieve(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float]]]:
-        """``top_k`` candidates per query, re-scored and re-ordered by the first stage if any."""
+    def retrieve(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float, float]]]:
+        """``top_k`` candidates per query, re-scored and re-ordered by the first stage if any:
+        ``(entity, score, the retriever's own score)``, the score being the first stage's."""
         if self.evidence is None:
-            return self.kb.candidates(queries, self.settings.top_k)
+            return [[(e, s, s) for e, s in found]
+                    for found in self.kb.candidates(queries, self.settings.top_k)]
         results = []
         for entities, rows in self.features(queries):
             first = self.evidence.score(rows) if entities else np.zeros(0)
             order = np.lexsort((np.arange(len(first)), -first))
-            results.append([(entities[i], float(first[i])) for i in order])
+            results.append([(entities[i], float(first[i]), float(rows[i][0])) for i in order])
         return results
 
+    @property
+    def retriever_name(self) -> str:
+        """The retriever's registered name (``bm25``, ``dense``, ``hybrid``)."""
+        try:
+            return str(self.kb.generator.config()["type"])
+        except (NotImplementedError, KeyError):
+            return type(self.kb.generator).__name__
+
     def score(self, queries: Sequence[Query],
-              retrieved: Optional[List[List[Tuple[Entity, float]]]] = None) -> List[Scored]:
+              retrieved: Optional[List[List[Tuple[Entity, float, float]]]] = None
+              ) -> List[Scored]:
         """Retrieval (and first stage) for every query, unless ``retrieved`` (what
         :meth:`retrieve` returned) is given, then the cross-encoder on the first ``rerank_k``."""
         if retrieved is None:
             retrieved = self.retrieve(queries)
+        first = [found[: self.settings.rerank_k] for found in retrieved]
         scored = [
-            Scored([e for e, _ in found[: self.settings.rerank_k]],
-                   np.array([s for _, s in found[: self.settings.rerank_k]], dtype=np.float64),
-                   None)
-            for found in retrieved
+            Scored([e for e, _, _ in found], np.array([s for _, s, _ in found], dtype=np.float64),
+                   None, None if self.evidence is None
+                   else np.array([r for _, _, r in found], dtype=np.float64))
+            for found in first
         ]
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities]
@@ -197,21 +210,29 @@ class Cascade:
                 for o, s in zip(outputs, scored)]
 
     def link(self, queries: Sequence[Query]) -> List[List[dict]]:
-        """Per query, its first candidates best first: ``{id, title, score, probability,
-        retrieval_score, rerank_score}``; the link is the first if its probability passes
-        ``threshold`` (:meth:`best`)."""
+        """Per query, its first candidates best first (:meth:`ranked`); the link is the first if
+        its probability passes ``threshold`` (:meth:`best`)."""
         return [self.ranked(s) for s in self.score(queries)]
 
     def ranked(self, scored: Scored) -> List[dict]:
+        """Candidates best first, each number named for what it is: ``score``, the combined
+        score s_i of the module docstring; ``probability``, p_i; ``retriever`` and
+        ``retriever_score``, the retriever's name and own score (BM25's, the dense cosine...);
+        ``first_stage_score``, the context-evidence score (None without a first stage);
+        ``rerank_score``, the cross-encoder's (None when it did not run)."""
         weight = self.settings.weight if scored.rerank is not None else 0.0
         order, combined, probabilities = combine(scored, weight, self.settings)
+        own = scored.retrieval if scored.retriever is None else scored.retriever
         return [
             {
                 "id": scored.entities[i].id,
                 "title": scored.entities[i].title,
                 "score": float(combined[i]),
                 "probability": float(probabilities[i]),
-                "retrieval_score": float(scored.retrieval[i]),
+                "retriever": self.retriever_name,
+                "retriever_score": float(own[i]),
+                "first_stage_score": (None if scored.retriever is None
+                                      else float(scored.retrieval[i])),
                 "rerank_score": None if scored.rerank is None else float(scored.rerank[i]),
             }
             for i in order

@@ -13,8 +13,9 @@ import atexit
 import logging
 import shutil
 import tempfile
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from allennlp.data import Vocabulary
 from allennlp.models import Model
@@ -49,8 +50,8 @@ class CascadeLinker(Model):
         self.cuda_device = cuda_device
         self.cross_encoder = _keep(cross_encoder, serialization_dir)
         self._ranker: Optional[Tuple[Model, Any]] = None
-        self._evidence = (ContextEvidence(EvidenceSettings(**self.settings.evidence))
-                          if self.settings.evidence else None)
+        self.evidence = (ContextEvidence(EvidenceSettings(**self.settings.evidence))
+                         if self.settings.evidence else None)
         self._counts: Dict[str, float] = {}
 
     def ranker(self) -> Tuple[Model, Any]:
@@ -65,7 +66,7 @@ class CascadeLinker(Model):
 
     def cascade(self, kb, rerank: bool) -> Cascade:
         ranker = self.ranker() if rerank and self.cross_encoder else None
-        return Cascade(kb, ranker, self.settings, self.batch_size, evidence=self._evidence)
+        return Cascade(kb, ranker, self.settings, self.batch_size, evidence=self.evidence)
 
     def forward(self, mention: List[Dict[str, Any]]) -> Dict[str, Any]:  # type: ignore[override]
         """Links each mention: ``predicted_document_id`` (``NIL`` when the NIL option is likelier)
@@ -89,7 +90,7 @@ class CascadeLinker(Model):
                 "mention_id": [m.get("mention_id") for m in mention],
                 "mention": [m["query"].mention for m in mention]}
 
-    def _count(self, mention: dict, kb, found: List[Tuple[Any, float]], item: Scored,
+    def _count(self, mention: dict, kb, found: List[Tuple[Any, float, float]], item: Scored,
                predicted: str) -> None:
         gold, add = mention["gold"], self._add
         add("mentions")
@@ -98,7 +99,7 @@ class CascadeLinker(Model):
         add("cascade_right", accuracy([item], [gold], self.settings.weight, self.settings))
         if self.settings.evidence:
             add("first_stage_right", accuracy([item], [gold], 0.0, self.settings))
-            self._recall("first_stage", [e.id for e, _ in found], gold)
+            self._recall("first_stage", [e.id for e, _, _ in found], gold)
         if item.rerank is not None:
             add("cross_encoder_right", accuracy([item], [gold], 1.0, self.settings))
         if mention.get("entities") is not None:
@@ -149,3 +150,35 @@ def _keep(archive: Optional[str], serialization_dir: Optional[str]) -> Optional[
     if not Path(archive).is_file():
         raise FileNotFoundError(f"cross-encoder archive not found: {archive}")
     return str(archive)
+
+
+def write_cascade_archive(output: Union[str, Path], settings: CascadeSettings,
+                          cross_encoder: Optional[str] = None, **model: Any) -> Path:
+    """Writes a ``cascade_linker`` archive: its config (``settings`` as the calibration and
+    ``model``'s other constructor arguments), an empty vocabulary and state dict (the parts hold
+    the weights) and a copy of the ``cross_encoder`` archive, if any, inside it."""
+    import json
+
+    import torch
+    from allennlp.common.meta import Meta
+    from allennlp.models.archival import archive_model
+
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    reader = {"type": "zeshel_mentions"}
+    config = {
+        "dataset_reader": reader, "validation_dataset_reader": reader,
+        "data_loader": {"batch_size": 256}, "validation_data_loader": {"batch_size": 256},
+        "model": {"type": "cascade_linker", "calibration": asdict(settings),
+                  "cross_encoder": CROSS_ENCODER_FILE if cross_encoder else None, **model},
+    }
+    with tempfile.TemporaryDirectory(dir=output.parent) as folder:
+        (Path(folder) / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+        Vocabulary().save_to_files(str(Path(folder) / "vocabulary"))
+        torch.save({}, Path(folder) / "best.th")
+        Meta.new().to_file(str(Path(folder) / "meta.json"))
+        if cross_encoder:
+            shutil.copyfile(cross_encoder, Path(folder) / CROSS_ENCODER_FILE)
+        archive_model(folder, archive_path=str(output),
+                      include_in_archive=[CROSS_ENCODER_FILE] if cross_encoder else None)
+    return output
