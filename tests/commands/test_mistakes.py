@@ -70,11 +70,11 @@ def test_link_text_refuses_an_existing_output(work):
            "--output", "out.jsonl"], r"refusing to overwrite out.jsonl \(pass --overwrite\)", work)
 
 
-def test_link_text_names_missing_cascade_settings(work):
+def test_link_text_refuses_the_old_calibration_file_with_what_to_pass(work):
     readable_archive(work)
     fails(["link-text", "input.txt", "--model", "model.tar.gz", "--kb", "kb",
            "--calibration", "cascade.jsn", "--output", "out.jsonl", "--overwrite"],
-          r"cascade settings not found: cascade.jsn \(resolved", work)
+          r"--archive and --calibration are gone.*longent calibrate.*--model", work)
 
 
 def test_corrupt_archive_is_named(work):
