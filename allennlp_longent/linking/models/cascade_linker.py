@@ -59,6 +59,9 @@ class CascadeLinker(Model):
         if self._ranker is None:
             from allennlp.models.archival import load_archive
 
+            from allennlp_longent.paths import check_archive
+
+            check_archive(self.cross_encoder)  # names the file; AllenNLP's error would not
             loaded = load_archive(self.cross_encoder, cuda_device=self.cuda_device)
             loaded.model.eval()
             self._ranker = (loaded.model, loaded.validation_dataset_reader)

@@ -117,8 +117,9 @@ class ContextEvidenceFirstStage(Model):
                 continue
             x = (torch.as_tensor(rows, dtype=torch.float64) - scale[:, 0]) / scale[:, 1]
             scores = x @ self.weights
-            order = np.lexsort((np.arange(len(entities)), -scores.detach().numpy()))
-            ranked.append([(entities[i].id, float(scores[i])) for i in order])
+            values = scores.detach().numpy()
+            order = np.lexsort((np.arange(len(entities)), -values))
+            ranked.append([(entities[i].id, float(values[i])) for i in order])
             ids = [e.id for e in entities]
             if item.get("gold") is None:
                 continue

@@ -21,6 +21,18 @@ from allennlp_longent.modules.json_lines_predictor import JsonLinesPredictor
 
 @Predictor.register("cascade_linker")
 class CascadeLinkerPredictor(JsonLinesPredictor):
+    def __init__(self, model, dataset_reader, frozen: bool = True,
+                 skip_bad_records: bool = False) -> None:
+        # Predictor.__init__ reads the device off the model's first parameter; a cascade has
+        # none of its own (its parts load on first use), so the device is the one it was given
+        model.eval()
+        self._model = model
+        self._dataset_reader = dataset_reader
+        self.cuda_device = model.cuda_device
+        self.skip_bad_records = skip_bad_records
+        self.records = 0
+        self.skipped = 0
+
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:
         words = words_of(json_dict.get("context"), json_dict.get("context_words"))
         for field in ("mention_start", "mention_end"):
