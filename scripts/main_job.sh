@@ -18,7 +18,7 @@ export LONGENT_DEMO_MODEL="$run/minilm-1024" LONGENT_DEMO_CANDIDATES="$run/candi
 export LONGENT_LINKING_DATA=fixtures/zeshel_demo
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}"
 data=$LONGENT_LINKING_DATA
-minilm="$("$bin/python" -m allennlp_longent.config_defaults LONGENT_MINILM)"
+minilm="$("$bin/python" -c 'from allennlp_longent.config_defaults import packaged_minilm; print(packaged_minilm())')"
 pkg=(--include-package allennlp_longent)
 mkdir -p "$run"
 start=$SECONDS
