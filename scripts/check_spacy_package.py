@@ -29,7 +29,7 @@ print(json.dumps([[e.text, e.kb_id_, [[c["id"], c["score"]] for c in e._.longent
 
 def main() -> None:
     import spacy
-    from tiny_linker import PARAGRAPH, RULER_PATTERNS, build_tiny_linker
+    from tiny_linker import PARAGRAPH, RULER_PATTERNS, build_tiny_linker, cascade_of
 
     import allennlp_longent.components  # noqa: F401
 
@@ -38,7 +38,7 @@ def main() -> None:
     archive, kb = build_tiny_linker(work / "train")
     nlp = spacy.blank("en")
     nlp.add_pipe("entity_ruler").add_patterns(RULER_PATTERNS)
-    nlp.add_pipe("longent_linker", config={"archive": str(archive), "kb": str(kb), "top_k": 3})
+    nlp.add_pipe("longent_linker", config={"model": cascade_of(archive), "kb": str(kb), "top_k": 3})
     nlp.meta.update(name="longent_check", version="0.0.1")
     links = [[e.text, e.kb_id_, [[c["id"], c["score"]] for c in e._.longent_candidates]]
              for e in nlp(PARAGRAPH).ents]

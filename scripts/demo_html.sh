@@ -10,7 +10,7 @@ bin=.venv/bin
 run="${1:-runs/main_job}"
 png="${2:-docs/linked_paragraph.png}"
 out="${3:-runs/demo_html}"
-[ -f "$run/linker/model.tar.gz" ] || { echo "no linker at $run/linker (run scripts/main_job.sh)" >&2; exit 1; }
+[ -f "$run/cascade/model.tar.gz" ] || { echo "no cascade at $run/cascade (run scripts/main_job.sh)" >&2; exit 1; }
 mkdir -p "$out"
 "$bin/python" - "$out" <<'PY'
 import sys
@@ -32,9 +32,9 @@ nlp.add_pipe("entity_ruler").add_patterns(patterns)
 nlp.to_disk(out / "ruler")
 (out / "paragraph.txt").write_text(text + "\n", encoding="utf-8")
 PY
-# the calibrated cascade of the main job (first stage, re-ranker weight, NIL option)
-"$bin/longent" link-text "$out/paragraph.txt" --archive "$run/linker/model.tar.gz" --kb "$run/kb" \
-  --calibration "$run/linker/cascade.json" --pipeline "$out/ruler" --top-k 64 --candidates 4 \
+# the calibrated cascade of the main job (first stage, re-ranker weight, NIL option): one archive
+"$bin/longent" link-text "$out/paragraph.txt" --model "$run/cascade/model.tar.gz" --kb "$run/kb" \
+  --pipeline "$out/ruler" --top-k 64 --candidates 4 \
   --output "$out/paragraph.jsonl" --html "$out/paragraph.html" --overwrite \
   2>"$out/paragraph.log" || { tail -n 20 "$out/paragraph.log" >&2; exit 1; }
 # #mention-0-1 opens the second mention's candidate box, as hovering over it would

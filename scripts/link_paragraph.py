@@ -12,6 +12,8 @@ stage alone and by retrieval alone for comparison.
 
 import argparse
 import json
+import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import spacy
@@ -19,8 +21,8 @@ import spacy
 import allennlp_longent.components  # noqa: F401  (registers the spaCy factory and the models)
 from allennlp_longent.commands.kb import make_generator
 from allennlp_longent.config_defaults import packaged_minilm
-from allennlp_longent.linking.cascade import CascadeSettings
 from allennlp_longent.linking.knowledge_base import KnowledgeBase
+from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 from allennlp_longent.linking.spacy_component import SKIP_LABELS
 
 DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "zeshel_demo"
@@ -46,15 +48,18 @@ def gold_docs(nlp, paragraphs: Path):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("archive")
-    parser.add_argument("cascade", help="settings written by scripts/main_job_cascade.py")
+    parser.add_argument("archive", help="a cascade_linker archive (longent calibrate)")
     parser.add_argument("--kb", required=True, help="where to build the test world's KB")
     parser.add_argument("--paragraphs", type=Path, default=DEMO / "paragraphs.jsonl")
     args = parser.parse_args()
 
-    settings = CascadeSettings.load(args.cascade)
+    from allennlp.models.archival import load_archive
+
+    settings = load_archive(args.archive).model.settings
     retriever = settings.validation.get("retriever", "bm25")
     mention_length = settings.validation.get("mention_length", 16)
+    first_stage = Path(tempfile.mkdtemp()) / "first_stage_alone.tar.gz"
+    write_cascade_archive(first_stage, replace(settings, weight=0.0), retriever=retriever)
     worlds = {json.loads(line)["corpus"] for line in (DEMO / "mentions" / "test.json").open()}
     kb = KnowledgeBase(make_generator(retriever, packaged_minilm(), 256, mention_length))
     kb.add_files([DEMO / "documents" / f"{world}.json" for world in sorted(worlds)])
@@ -63,9 +68,8 @@ def main() -> None:
     base = spacy.blank("en")
     results = {}
     for name, config in (
-        ("cascade", {"archive": args.archive, "calibration": args.cascade,
-                     "rerank_k": settings.rerank_k}),
-        ("first stage alone", {"calibration": args.cascade}),
+        ("cascade", {"model": args.archive}),
+        ("first stage alone", {"model": str(first_stage)}),
         ("retrieval alone", {}),
     ):
         nlp = spacy.blank("en")

@@ -1,39 +1,53 @@
 #!/usr/bin/env bash
-# The main job on bundled data: extend MiniLM to 1024 positions (E_repeat), retrieve candidates
-# with BM25 re-scored by a first stage of context evidence fitted on five demo worlds, train a
-# cross-encoder re-ranker on its hard negatives in those worlds, calibrate the
-# retrieve-then-rerank cascade on a sixth, and report it against its baselines on a seventh,
-# unseen world; then link the demo paragraphs with spaCy.
+# The main job: the "Link your own knowledge base" steps of docs/linking.md on the bundled demo
+# worlds (fixtures/zeshel_demo). Extends MiniLM to 1024 positions (E_repeat); fits the cascade's
+# first stage (BM25 re-scored by context evidence) on five training worlds with `allennlp train`;
+# trains a cross-encoder re-ranker on the first stage's hard negatives in those worlds;
+# calibrates the cascade on a sixth world (`longent calibrate`), writing one archive,
+# runs/main_job/cascade/model.tar.gz; evaluates it with `allennlp evaluate` on a seventh, unseen
+# world against its baselines; then links the demo paragraphs with spaCy.
 # Exits non-zero when the cascade is below max(BM25@1, dense@1) or not above chance.
 # Everything it keeps goes to $LONGENT_RUN_DIR (default runs/main_job).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
-bin=.venv/bin
+bin="${LONGENT_VENV:-.venv}/bin"
 run="${LONGENT_RUN_DIR:-runs/main_job}"
 case "$run" in /*) ;; *) run="$(pwd)/$run" ;; esac  # absolute: archives record the model path
 export LONGENT_DEMO_MODEL="$run/minilm-1024" LONGENT_DEMO_CANDIDATES="$run/candidates"
+export LONGENT_LINKING_DATA=fixtures/zeshel_demo
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}"
-data=fixtures/zeshel_demo
+data=$LONGENT_LINKING_DATA
 minilm="$("$bin/python" -c 'from allennlp_longent.config_defaults import packaged_minilm; print(packaged_minilm())')"
-mkdir -p "$run/linker"
+pkg=(--include-package allennlp_longent)
+mkdir -p "$run"
 start=$SECONDS
 
-echo "== 1/5 extend all-MiniLM-L6-v2 from 512 to 1024 positions (E_repeat)"
+echo "== 1/6 extend all-MiniLM-L6-v2 from 512 to 1024 positions (E_repeat)"
 if [ ! -f "$LONGENT_DEMO_MODEL/config.json" ]; then
   "$bin/longent" extend-positions "$minilm" "$LONGENT_DEMO_MODEL" --max-length 1024 --init repeat
 else
   echo "already at $LONGENT_DEMO_MODEL"
 fi
 
-echo "== 2/5 first stage: BM25 re-scored by context evidence fitted on the training worlds"
-"$bin/python" scripts/main_job_first_stage.py "$data" --settings "$run/linker/first_stage.json" \
-  --candidates-dir "$LONGENT_DEMO_CANDIDATES" 2>"$run/first_stage.log" \
-  || { tail -n 20 "$run/first_stage.log" >&2; exit 1; }
+echo "== 2/6 first stage: BM25 re-scored by context evidence, fitted on the training worlds"
+"$bin/allennlp" train training_configs/linking/first_stage.jsonnet -s "$run/first_stage" -f \
+  "${pkg[@]}" >"$run/first_stage.log" 2>&1 || { tail -n 20 "$run/first_stage.log" >&2; exit 1; }
+"$bin/python" - "$run/first_stage/metrics.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+print(f"  fitted on {m['training_mentions']} training mentions: @1 {m['training_first_stage_at_1']}"
+      f" against BM25's {m['training_retrieval_at_1']}; weights "
+      + ", ".join(f"{k[len('weight_'):]} {v:.2f}" for k, v in m.items() if k.startswith("weight_")))
+print(f"  validation: @1 {m['validation_first_stage_right']:.0f} against BM25's "
+      f"{m['validation_retrieval_right']:.0f} of {m['validation_mentions']:.0f}")
+PY
+"$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$data" \
+  --output-dir "$LONGENT_DEMO_CANDIDATES" --overwrite | sed 's/^/  /'
 
-echo "== 3/5 train the cross-encoder on five worlds, validate on frost_fjords (log: $run/train.log)"
+echo "== 3/6 train the cross-encoder on five worlds, validate on frost_fjords (log: $run/train.log)"
 if ! "$bin/allennlp" train training_configs/zeshel/demo_minilm.jsonnet -s "$run/training" -f \
-  --include-package allennlp_longent 2>&1 | tee "$run/train.log" | awk '
+  "${pkg[@]}" 2>&1 | tee "$run/train.log" | awk '
     /gradient_descent_trainer - Epoch [0-9]+\/|console_logger - +(loss|normalized_acc_macro) / {
       sub(/^.* - allennlp[.a-z_]+ - /, "  "); print; fflush()
     }'; then
@@ -42,7 +56,8 @@ if ! "$bin/allennlp" train training_configs/zeshel/demo_minilm.jsonnet -s "$run/
   exit 1
 fi
 # keep what the job shows: the archive and the metrics; drop checkpoints and the training folder
-mv "$run/training/model.tar.gz" "$run/training/metrics.json" "$run/linker/"
+mkdir -p "$run/cross_encoder"
+mv "$run/training/model.tar.gz" "$run/training/metrics.json" "$run/cross_encoder/"
 "$bin/python" - "$run/training" <<'PY'
 import glob, json, sys
 rows = sorted(glob.glob(f"{sys.argv[1]}/metrics_epoch_*.json"))
@@ -50,20 +65,29 @@ metrics = [json.load(open(path)) for path in rows]
 for m in metrics:
     print(f"  epoch {m['epoch']}: validation normalized accuracy {m['validation_normalized_acc_macro']:.3f}"
           f" (training loss {m['training_loss']:.3f})")
-best = json.load(open(f"{sys.argv[1]}/../linker/metrics.json"))
+best = json.load(open(f"{sys.argv[1]}/../cross_encoder/metrics.json"))
 print(f"  archived: epoch {best['best_epoch']}, the best validation normalized accuracy "
       f"({best['best_validation_normalized_acc_macro']:.3f}; the trainer's validation_metric, "
       "earliest epoch on ties)")
 PY
 rm -rf "$run/training" "$LONGENT_DEMO_CANDIDATES"
 
-echo "== 4/5 cascade: calibrate on frost_fjords, report on the unseen lantern_isles"
-"$bin/python" scripts/main_job_cascade.py "$run/linker/model.tar.gz" "$data" --encoder "$minilm" \
-  --settings "$run/linker/cascade.json" --first-stage "$run/linker/first_stage.json" \
-  2>"$run/cascade.log" || status=$?
-if [ "${status:-0}" -ne 0 ]; then grep -v INFO "$run/cascade.log" | tail -n 20 >&2; exit "$status"; fi
+echo "== 4/6 calibrate the cascade on frost_fjords: one archive, $run/cascade/model.tar.gz"
+"$bin/longent" calibrate "$data/mentions/val.json" --first-stage "$run/first_stage/model.tar.gz" \
+  --cross-encoder "$run/cross_encoder/model.tar.gz" --rerank-k 4 \
+  --output "$run/cascade/model.tar.gz" --overwrite 2>"$run/calibrate.log" | sed 's/^/  /' \
+  || { tail -n 20 "$run/calibrate.log" >&2; exit 1; }
 
-echo "== 5/5 spaCy: the demo paragraphs, gold spans, longent_linker with the calibrated cascade"
-"$bin/python" scripts/link_paragraph.py "$run/linker/model.tar.gz" "$run/linker/cascade.json" \
-  --kb "$run/kb" 2>"$run/spacy.log" || { tail -n 30 "$run/spacy.log" >&2; exit 1; }
+echo "== 5/6 allennlp evaluate on the unseen lantern_isles (no recalibration)"
+"$bin/allennlp" evaluate "$run/cascade/model.tar.gz" "$data/mentions/test.json" "${pkg[@]}" \
+  --output-file "$run/cascade/test_metrics.json" >"$run/evaluate.log" 2>&1 \
+  || { tail -n 20 "$run/evaluate.log" >&2; exit 1; }
+status=0
+"$bin/longent" linking-report "$run/cascade/test_metrics.json" --check \
+  --title "Unseen test world (lantern_isles)" || status=$?
+
+echo "== 6/6 spaCy: the demo paragraphs, gold spans, longent_linker with the cascade archive"
+"$bin/python" scripts/link_paragraph.py "$run/cascade/model.tar.gz" --kb "$run/kb" \
+  2>"$run/spacy.log" || { tail -n 30 "$run/spacy.log" >&2; exit 1; }
 echo "main job done in $((SECONDS - start)) s wall"
+exit "$status"

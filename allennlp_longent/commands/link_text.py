@@ -33,7 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__,
     )
     parser.add_argument("input", type=Path, help="plain text, one text per non-empty line")
-    parser.add_argument("--archive", required=True, help="a cross_encoder_ranker model archive")
+    parser.add_argument("--model", help="a cascade_linker archive (longent calibrate); "
+                        "none: the knowledge base's retriever alone")
+    parser.add_argument("--archive", help=argparse.SUPPRESS)  # old; refused with what to pass
     parser.add_argument("--kb", required=True, help="knowledge-base directory (longent kb build)")
     parser.add_argument("--output", type=Path, help="JSON-lines output (default: stdout)")
     parser.add_argument("--overwrite", action="store_true", help="replace existing outputs")
@@ -41,11 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--pipeline", default=DEFAULT_PIPELINE, help="spaCy pipeline (package or path) for spans"
     )
     parser.add_argument("--spans-key", help="link doc.spans[KEY] instead of doc.ents")
-    parser.add_argument("--top-k", type=int, default=16, help="BM25 candidates per span")
-    parser.add_argument("--calibration", type=Path,
-                        help="cascade settings (cascade.json of the main job): first stage, "
-                             "re-ranker weight, NIL option")
-    parser.add_argument("--threshold", type=float, default=0.0, help="NIL below this probability")
+    parser.add_argument("--top-k", type=int, default=64, help="retrieved candidates per span")
+    parser.add_argument("--calibration", help=argparse.SUPPRESS)  # old; refused
+    parser.add_argument("--threshold", type=float, help="NIL below this probability (default: "
+                        "the calibrated one, 0)")
     parser.add_argument("--batch-size", type=int, default=8, help="spans per model call")
     parser.add_argument("--doc-batch-size", type=int, default=16, help="texts per nlp.pipe batch")
     parser.add_argument("--candidates", type=int, default=5, help="top candidates written per span")
@@ -57,9 +58,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> None:
     """Every input is checked before anything is written; the output appears only when complete."""
     existing_file(args.input, "input text")
-    model_archive(args.archive)
-    if args.calibration is not None:
-        existing_file(args.calibration, "cascade settings")
+    if args.archive is not None or args.calibration is not None:
+        from allennlp_longent.linking.spacy_component import OLD_KEYS
+
+        raise CommandError(f"--archive and --calibration are gone: {OLD_KEYS}; here: --model")
+    if args.model is not None:
+        model_archive(args.model)
     existing_dir(args.kb, "knowledge base", "entities.jsonl")
     refuse_existing([p for p in (args.output, args.html) if p is not None], args.overwrite)
     lines = list(_texts(args.input))
@@ -76,11 +80,10 @@ def run(args: argparse.Namespace) -> None:
     nlp.add_pipe(
         "longent_linker",
         config={
-            "archive": args.archive,
+            "model": args.model,
             "kb": args.kb,
             "top_k": args.top_k,
             "threshold": args.threshold,
-            "calibration": None if args.calibration is None else str(args.calibration),
             "batch_size": args.batch_size,
             "spans_key": args.spans_key,
             "cuda_device": args.cuda_device,

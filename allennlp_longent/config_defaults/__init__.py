@@ -36,6 +36,9 @@ def config_defaults() -> Dict[str, str]:
         "LONGENT_CONLL2012": "data/conll-2012",
         "LONGENT_DEMO_MODEL": "runs/main_job/minilm-1024",
         "LONGENT_DEMO_CANDIDATES": "runs/main_job/candidates",
+        "LONGENT_LINKING_DATA": "fixtures/zeshel_demo",
+        "LONGENT_LINKING_MODEL": packaged_minilm(),
+        "LONGENT_LINKING_CANDIDATES": "runs/linking/candidates",
     }
 
 

@@ -83,8 +83,9 @@ class Scored:
     """One mention's first candidates with both scores (``rerank`` is None without a ranker)."""
 
     entities: List[Entity]
-    retrieval: np.ndarray
+    retrieval: np.ndarray  # the first stage's scores, or the retriever's without one
     rerank: Optional[np.ndarray]
+    retriever: Optional[np.ndarray] = None  # the retriever's own scores under a first stage
 
 
 def combine(scored: Scored, weight: float, settings: Optional[CascadeSettings] = None,
@@ -123,15 +124,21 @@ class Cascade:
     re-ranks; without it the links are retrieval's (λ = 0)."""
 
     def __init__(self, kb: KnowledgeBase, ranker: Optional[Tuple["Model", "DatasetReader"]] = None,
-                 settings: Optional[CascadeSettings] = None, batch_size: int = 8) -> None:
+                 settings: Optional[CascadeSettings] = None, batch_size: int = 8,
+                 evidence: Optional[ContextEvidence] = None) -> None:
+        """``evidence``: a first stage to share (its encoder and entity vectors) instead of
+        one built from ``settings.evidence``; its settings are replaced by those."""
         self.kb = kb
         self.ranker = ranker
         self.settings = settings or CascadeSettings()
         if self.settings.rerank_k < 1 or self.settings.top_k < 1 or batch_size < 1:
             raise ValueError(f"top_k, rerank_k and batch_size must be positive: {self.settings}")
         self.batch_size = batch_size
-        self.evidence = (ContextEvidence(EvidenceSettings(**self.settings.evidence), batch_size)
-                         if self.settings.evidence else None)
+        self.evidence = evidence
+        if evidence is not None and self.settings.evidence:
+            evidence.settings = EvidenceSettings(**self.settings.evidence)
+        elif evidence is None and self.settings.evidence:
+            self.evidence = ContextEvidence(EvidenceSettings(**self.settings.evidence), batch_size)
 
     def features(self, queries: Sequence[Query]) -> List[Tuple[List[Entity], np.ndarray]]:
         """The first stage's candidates (``top_k`` retrieved) and feature rows per query."""
@@ -144,26 +151,40 @@ class Cascade:
             [np.array([s for _, s in found], dtype=np.float64) for found in retrieved])
         return list(zip(entities, rows))
 
-    def retrieve(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float]]]:
-        """``top_k`` candidates per query, re-scored and re-ordered by the first stage if any."""
+    def retrieve(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float, float]]]:
+        """``top_k`` candidates per query, re-scored and re-ordered by the first stage if any:
+        ``(entity, score, the retriever's own score)``, the score being the first stage's."""
         if self.evidence is None:
-            return self.kb.candidates(queries, self.settings.top_k)
+            return [[(e, s, s) for e, s in found]
+                    for found in self.kb.candidates(queries, self.settings.top_k)]
         results = []
         for entities, rows in self.features(queries):
             first = self.evidence.score(rows) if entities else np.zeros(0)
             order = np.lexsort((np.arange(len(first)), -first))
-            results.append([(entities[i], float(first[i])) for i in order])
+            results.append([(entities[i], float(first[i]), float(rows[i][0])) for i in order])
         return results
 
-    def score(self, queries: Sequence[Query]) -> List[Scored]:
-        """Retrieval (and first stage) for every query, then the cross-encoder on the first
-        ``rerank_k``."""
-        retrieved = self.retrieve(queries)
+    @property
+    def retriever_name(self) -> str:
+        """The retriever's registered name (``bm25``, ``dense``, ``hybrid``)."""
+        try:
+            return str(self.kb.generator.config()["type"])
+        except (NotImplementedError, KeyError):
+            return type(self.kb.generator).__name__
+
+    def score(self, queries: Sequence[Query],
+              retrieved: Optional[List[List[Tuple[Entity, float, float]]]] = None
+              ) -> List[Scored]:
+        """Retrieval (and first stage) for every query, unless ``retrieved`` (what
+        :meth:`retrieve` returned) is given, then the cross-encoder on the first ``rerank_k``."""
+        if retrieved is None:
+            retrieved = self.retrieve(queries)
+        first = [found[: self.settings.rerank_k] for found in retrieved]
         scored = [
-            Scored([e for e, _ in found[: self.settings.rerank_k]],
-                   np.array([s for _, s in found[: self.settings.rerank_k]], dtype=np.float64),
-                   None)
-            for found in retrieved
+            Scored([e for e, _, _ in found], np.array([s for _, s, _ in found], dtype=np.float64),
+                   None, None if self.evidence is None
+                   else np.array([r for _, _, r in found], dtype=np.float64))
+            for found in first
         ]
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities]
@@ -189,21 +210,29 @@ class Cascade:
                 for o, s in zip(outputs, scored)]
 
     def link(self, queries: Sequence[Query]) -> List[List[dict]]:
-        """Per query, its first candidates best first: ``{id, title, score, probability,
-        retrieval_score, rerank_score}``; the link is the first if its probability passes
-        ``threshold`` (:meth:`best`)."""
+        """Per query, its first candidates best first (:meth:`ranked`); the link is the first if
+        its probability passes ``threshold`` (:meth:`best`)."""
         return [self.ranked(s) for s in self.score(queries)]
 
     def ranked(self, scored: Scored) -> List[dict]:
+        """Candidates best first, each number named for what it is: ``score``, the combined
+        score s_i of the module docstring; ``probability``, p_i; ``retriever`` and
+        ``retriever_score``, the retriever's name and own score (BM25's, the dense cosine...);
+        ``first_stage_score``, the context-evidence score (None without a first stage);
+        ``rerank_score``, the cross-encoder's (None when it did not run)."""
         weight = self.settings.weight if scored.rerank is not None else 0.0
         order, combined, probabilities = combine(scored, weight, self.settings)
+        own = scored.retrieval if scored.retriever is None else scored.retriever
         return [
             {
                 "id": scored.entities[i].id,
                 "title": scored.entities[i].title,
                 "score": float(combined[i]),
                 "probability": float(probabilities[i]),
-                "retrieval_score": float(scored.retrieval[i]),
+                "retriever": self.retriever_name,
+                "retriever_score": float(own[i]),
+                "first_stage_score": (None if scored.retriever is None
+                                      else float(scored.retrieval[i])),
                 "rerank_score": None if scored.rerank is None else float(scored.rerank[i]),
             }
             for i in order
@@ -261,26 +290,27 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     fixed, broken = _disagreements(scored, golds, best_weight, fitted)
     p_value = sign_test(fixed, broken)
     fitted.weight = best_weight if p_value <= significance else 0.0
-    # (combined scores, index of the right answer or None for NIL, case weight) as they are and
-    # without the gold; the two sets weigh 1 - nil_rate and nil_rate in all
-    cases: List[Tuple[np.ndarray, Optional[int], float]] = []
+    # (combined scores, index of the right answer or None for NIL, which set) as they are (0)
+    # and without the gold (1); the two sets weigh 1 - nil_rate and nil_rate in all
+    cases: List[Tuple[np.ndarray, Optional[int], int]] = []
     reachable = 0
     for item, gold in zip(scored, golds):
         if not item.entities:
             continue
         _, combined, _ = combine(item, fitted.weight, fitted)
         ids = [e.id for e in item.entities]
-        cases.append((combined, ids.index(gold) if gold in ids else None, 1.0 - nil_rate))
+        cases.append((combined, ids.index(gold) if gold in ids else None, 0))
         reachable += gold in ids
         rest = [i for i, e in enumerate(ids) if e != gold]
         if rest and gold in ids:
-            cases.append((combined[rest], None, nil_rate))
-    totals = {w: sum(c[2] == w for c in cases) for w in (1.0 - nil_rate, nil_rate)}
-    cases = [(c, r, w / totals[w]) for c, r, w in cases]
+            cases.append((combined[rest], None, 1))
+    share = (1.0 - nil_rate, nil_rate)
+    sizes = [sum(c[2] == s for c in cases) for s in (0, 1)]
+    weighted = [(c, r, share[s] / sizes[s]) for c, r, s in cases]
 
     def nll(temperature: float, nil_score: float) -> float:
         total = 0.0
-        for combined, right, weight in cases:
+        for combined, right, weight in weighted:
             p = probabilities(combined, temperature, nil_score)
             total -= weight * np.log(max(p[right] if right is not None else 1 - p.sum(), 1e-12))
         return total

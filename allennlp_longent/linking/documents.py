@@ -36,10 +36,16 @@ def require(record: dict, fields: Tuple[str, ...], where: str) -> None:
 
 
 def load_world_documents(path: PathLike) -> Dict[str, Document]:
-    """All documents of one world file, keyed by ``document_id``. An empty world is an error."""
+    """All documents of one world file, keyed by ``document_id``; a knowledge base's
+    ``{id, title, description}`` lines (``longent kb build``'s input) are read as documents too.
+    An empty world is an error."""
     documents: Dict[str, Document] = {}
     for line_number, record in read_json_lines(path):
         where = f"{path}:{line_number}"
+        if "document_id" not in record and "id" in record:
+            require(record, ("id", "title", "description"), where)
+            record = {"document_id": record["id"], "title": record["title"],
+                      "text": record["description"]}
         require(record, ("document_id", "title", "text"), where)
         if record["document_id"] in documents:
             raise ValueError(f"{where}: duplicate document_id {record['document_id']!r}")

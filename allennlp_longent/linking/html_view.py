@@ -3,8 +3,11 @@
 Each mention is highlighted with its label and the entity it links to (title and probability);
 hovering or focusing it shows the ranked candidates, and the title links to a row of the table
 under the text, where the entity's description and every candidate are listed (``#mention-D-K``
-in the address opens mention K of doc D as hovering would). ``NIL`` mentions are marked as
-such. The page has inline CSS only (no script, no network) and escapes all text.
+in the address opens mention K of doc D as hovering would). ``NIL`` mentions (the linker decided
+no entity fits) are marked in red; spans the linker skipped by label (dates, numbers) are marked
+"not linked", apart from them. Each candidate's numbers are named: probability, combined score,
+first-stage score, cross-encoder score and the retriever's own score (e.g. BM25's). The page has
+inline CSS only (no script, no network) and escapes all text.
 
     from allennlp_longent.linking.html_view import linker_kb, render_links
     Path("links.html").write_text(render_links(docs, linker_kb(nlp)), encoding="utf-8")
@@ -19,7 +22,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from allennlp_longent.linking.knowledge_base import KnowledgeBase
-from allennlp_longent.linking.spacy_component import CANDIDATES_ATTR, NIL
+from allennlp_longent.linking.spacy_component import CANDIDATES_ATTR, NIL, SKIPPED, STATUS_ATTR
 
 # labels displaCy has no colour for get one of these, chosen by a stable hash of the label
 OTHER_COLORS = ("#a8d8f0", "#f7c6a3", "#c3e6a6", "#e0c3f0", "#f5e19a", "#a9e4d7")
@@ -41,6 +44,8 @@ mark.nil { border: 1px dashed #999; }
 a.kb { font-size: 0.8em; line-height: 1; vertical-align: middle; margin-left: 0.4rem;
   color: #124; text-decoration: none; border-bottom: 1px dotted #124; }
 a.kb.nil-tag { font-weight: bold; color: #a00; border-bottom-color: #a00; }
+a.kb.skipped-tag { color: #777; border-bottom-color: #bbb; font-style: italic; }
+mark.skipped { border: 1px dotted #bbb; }
 .tip { display: none; position: absolute; left: 0; top: 100%; z-index: 10; margin-top: 0.3em;
   width: max-content; max-width: 24rem; padding: 0.4em 0.6em; background: #fff; color: #222;
   border: 1px solid #bbb; border-radius: 0.3em; box-shadow: 0 2px 8px rgba(0,0,0,.2);
@@ -118,7 +123,7 @@ def _doc_section(
     pieces.append(escape(doc.text[cursor:]))
     table = (
         "<table class=\"links\">\n<tr><th>#</th><th>mention</th><th>label</th>"
-        "<th>linked entity</th><th>p</th><th>score</th><th>description and candidates</th>"
+        "<th>linked entity</th><th>p</th><th>combined score</th><th>description and candidates</th>"
         "</tr>\n" + "\n".join(rows) + "\n</table>"
         if rows else "<p class=\"none\">No mentions.</p>"
     )
@@ -156,13 +161,34 @@ def _number(value: Optional[float], digits: int) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
+def _skipped(span: Span) -> bool:
+    return span._.get(STATUS_ATTR) == SKIPPED
+
+
+def _scores(candidate: dict) -> str:
+    """Every number of a candidate, each named for what it is."""
+    parts = [f"p {_number(candidate.get('probability'), 3)}",
+             f"combined score {_number(candidate.get('score'), 3)}"]
+    if candidate.get("first_stage_score") is not None:
+        parts.append(f"first stage {_number(candidate['first_stage_score'], 3)}")
+    if candidate.get("rerank_score") is not None:
+        parts.append(f"cross-encoder {_number(candidate['rerank_score'], 3)}")
+    if candidate.get("retriever_score") is not None:
+        name = str(candidate.get("retriever") or "retriever")
+        parts.append(f"{name.upper() if name == 'bm25' else name} score "
+                     f"{_number(candidate['retriever_score'], 2)}")
+    return ", ".join(parts)
+
+
 def _mark(span: Span, k: int, anchor: Anchors, ranked: List[dict], kb: KnowledgeBase) -> str:
     linked = _linked(span, ranked)
+    skipped = _skipped(span)
     color = _label_color(span.label_) if linked else NIL_COLOR
+    kind = "" if linked else " skipped" if skipped else " nil"
     attrs = (
-        f"id=\"{anchor[0]}\" class=\"entity{'' if linked else ' nil'}\" tabindex=\"0\" "
+        f"id=\"{anchor[0]}\" class=\"entity{kind}\" tabindex=\"0\" "
         f"style=\"background: {color}\" "
-        f"data-mention=\"{k}\" data-kb-id=\"{escape(span.kb_id_ or NIL)}\" "
+        f"data-mention=\"{k}\" data-kb-id=\"{escape(span.kb_id_ or ('' if skipped else NIL))}\" "
         f"data-start=\"{span.start_char}\" data-end=\"{span.end_char}\""
     )
     if linked:
@@ -172,19 +198,23 @@ def _mark(span: Span, k: int, anchor: Anchors, ranked: List[dict], kb: Knowledge
             f"→ {escape(linked['title'])} <span class=\"p\">p={_number(linked['probability'], 2)}"
             "</span></a>"
         )
+    elif skipped:
+        tag = f"<a class=\"kb skipped-tag\" href=\"#{anchor[1]}\">not linked</a>"
     else:
         tag = f"<a class=\"kb nil-tag\" href=\"#{anchor[1]}\">{NIL}</a>"
     tip_rows = [
         f"<span class=\"row cand\" data-id=\"{escape(c['id'])}\">{i}. {escape(c['title'])} "
-        f"— p {_number(c['probability'], 3)}, score {_number(c['score'], 3)}</span>"
+        f"— {_scores(c)}</span>"
         for i, c in enumerate(ranked, start=1)
-    ] or ["<span class=\"row\">no candidate in the knowledge base</span>"]
+    ] or ["<span class=\"row\">" + (f"label {escape(span.label_)} is not linked (the linker's "
+                                     "skip_labels)" if skipped
+                                     else "no candidate in the knowledge base") + "</span>"]
     if linked:
         tip_rows.insert(0, f"<span class=\"about\"><strong>{escape(linked['title'])}</strong>: "
                            f"{about}</span>")
     elif ranked:
-        tip_rows.insert(0, f"<span class=\"about\">{NIL}: the best candidate is below the "
-                           "threshold</span>")
+        tip_rows.insert(0, f"<span class=\"about\">{NIL}: the NIL option is likelier than the "
+                           "best candidate, or the best is below the threshold</span>")
     return (
         f"<mark {attrs}><span class=\"ent-text\">{escape(span.text)}</span>"
         f"<span class=\"label\">{escape(span.label_)}</span>{tag}"
@@ -200,13 +230,15 @@ def _row(
         entity = f"{escape(linked['title'])} <code>{escape(linked['id'])}</code>"
         description = (f"<details><summary>description</summary>"
                        f"<p>{escape(_description(kb, linked['id']))}</p></details>")
+    elif _skipped(span):
+        entity = "<em>not linked</em> (label skipped)"
+        description = ""
     else:
         entity = f"<strong>{NIL}</strong>"
         description = ""
     candidates = "".join(
         f"<li data-id=\"{escape(c['id'])}\" title=\"{escape(_short(_description(kb, c['id'])))}\">"
-        f"{escape(c['title'])} <code>{escape(c['id'])}</code> p {_number(c['probability'], 3)}, "
-        f"score {_number(c['score'], 3)}, BM25 {_number(c.get('retrieval_score'), 2)}</li>"
+        f"{escape(c['title'])} <code>{escape(c['id'])}</code> {_scores(c)}</li>"
         for c in ranked
     )
     listing = (f"<details><summary>{len(ranked)} candidate(s)</summary>"

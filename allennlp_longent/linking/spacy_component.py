@@ -1,21 +1,22 @@
 """spaCy pipeline component ``longent_linker``: links spans against a local knowledge base.
 
 The knowledge base's retriever (BM25, dense or hybrid; or ``retriever`` with ``encoder``)
-proposes ``top_k`` candidates per span; a trained ``cross_encoder_ranker`` ``archive``, if given,
-re-ranks the first ``rerank_k`` from the long context window it was trained with, centred on the
-span, and the two are combined as in :mod:`allennlp_longent.linking.cascade` (with the weight,
-temperature, NIL option and first stage of a ``calibration`` file; ``rerank_k`` defaults to the
-calibrated one). Without an archive the links are the first stage's, or the retriever's without
-a calibration. The span's ``kb_id_`` becomes the best candidate, or ``NIL`` when there is no
-candidate, the NIL option is likelier or its probability is below ``threshold``; spans labelled
-with one of ``skip_labels`` (dates, numbers: nothing a knowledge base of entities holds) are left
-alone. ``span._.longent_candidates`` holds the ranked candidates with their scores.
+proposes ``top_k`` candidates per span; with ``model``, a ``cascade_linker`` archive (written by
+``longent calibrate``), its first stage re-scores them and its cross-encoder, if its calibrated
+weight is above 0, re-ranks the first ``rerank_k`` from the long context window it was trained
+with, centred on the span (:mod:`allennlp_longent.linking.cascade`). Without a model the links
+are the retriever's. The span's ``kb_id_`` becomes the best candidate, or ``NIL`` when there is
+no candidate, the NIL option is likelier or its probability is below ``threshold``; spans
+labelled with one of ``skip_labels`` (dates, numbers: nothing a knowledge base of entities holds)
+are left alone. ``span._.longent_candidates`` holds the ranked candidates with their scores and
+``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``.
 """
 
 import json
 import logging
 import shutil
 import warnings
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
@@ -26,74 +27,85 @@ from spacy.util import minibatch
 from allennlp_longent.paths import check_archive
 
 if TYPE_CHECKING:  # imported where used: spaCy loads this module for every pipeline
-    from allennlp.data import DatasetReader
-    from allennlp.models import Model
-
     from allennlp_longent.linking.cascade import Cascade
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
+    from allennlp_longent.linking.models.cascade_linker import CascadeLinker
 
 NIL = "NIL"  # allennlp_longent.linking.cascade.NIL, without importing it at spaCy's start-up
 logger = logging.getLogger(__name__)
 
 SKIP_LABELS = ["DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"]
 CANDIDATES_ATTR = "longent_candidates"
+STATUS_ATTR = "longent_status"
+LINKED, NIL_DECISION, SKIPPED = "linked", "nil", "skipped"  # the values of span._.longent_status
 CONFIG_FILE = "cfg.json"
 KB_DIR = "kb"
 ARCHIVE_FILE = "model.tar.gz"
-CALIBRATION_FILE = "cascade.json"
 REQUIREMENT = "allennlp-longent>=0.1.0"
+OLD_KEYS = (
+    "'archive' (a cross-encoder) and 'calibration' (cascade.json) are replaced by 'model': one "
+    "cascade_linker archive holding the first stage, the cross-encoder and the calibration. Make "
+    "it with `longent calibrate VAL_MENTIONS --first-stage FIRST_STAGE.tar.gz --cross-encoder "
+    "ARCHIVE --output cascade/model.tar.gz` (docs/linking.md, \"Link your own knowledge base\") "
+    "and pass config={'kb': ..., 'model': 'cascade/model.tar.gz'}"
+)
 
-if not Span.has_extension(CANDIDATES_ATTR):
-    Span.set_extension(CANDIDATES_ATTR, default=None)
+for _attr in (CANDIDATES_ATTR, STATUS_ATTR):
+    if not Span.has_extension(_attr):
+        Span.set_extension(_attr, default=None)
 
 
 @Language.factory(
     "longent_linker",
     default_config={
-        "archive": None,
+        "model": None,
         "kb": None,
         "top_k": 64,
         "rerank_k": None,
         "threshold": None,
-        "calibration": None,
         "retriever": None,
         "encoder": None,
         "skip_labels": SKIP_LABELS,
         "batch_size": 8,
         "spans_key": None,
         "cuda_device": -1,
+        "archive": None,
+        "calibration": None,
     },
 )
 def make_longent_linker(
     nlp: Language,
     name: str,
-    archive: Optional[str],
+    model: Optional[str],
     kb: Optional[str],
     top_k: int,
     rerank_k: Optional[int],
     threshold: Optional[float],
-    calibration: Optional[str],
     retriever: Optional[str],
     encoder: Optional[str],
     skip_labels: List[str],
     batch_size: int,
     spans_key: Optional[str],
     cuda_device: int,
+    archive: Optional[str],
+    calibration: Optional[str],
 ) -> "LongentLinker":
-    """``archive``: a ``cross_encoder_ranker`` model archive (None: retrieval alone); ``kb``: a
-    knowledge-base directory (``longent kb build``); ``retriever`` (``bm25``/``dense``/``hybrid``,
-    with ``encoder``: a ``bi_encoder`` archive or sentence-transformers folder) re-indexes the KB
-    in memory instead of using its own index; ``calibration``: cascade settings written by the
-    main job (weight, temperature, threshold); ``threshold`` overrides the calibrated one (0 when
-    neither is given); ``spans_key``: link ``doc.spans[spans_key]`` instead of ``doc.ents``;
-    ``batch_size``: mentions per model call."""
+    """``model``: a ``cascade_linker`` archive (``longent calibrate``; None: retrieval alone);
+    ``kb``: a knowledge-base directory (``longent kb build``); ``retriever``
+    (``bm25``/``dense``/``hybrid``, with ``encoder``: a ``bi_encoder`` archive or
+    sentence-transformers folder) re-indexes the KB in memory instead of using its own index;
+    ``threshold`` overrides the calibrated one (0 when neither is given); ``rerank_k`` the
+    calibrated one; ``spans_key``: link ``doc.spans[spans_key]`` instead of ``doc.ents``;
+    ``batch_size``: mentions per model call. ``archive`` and ``calibration`` (the old
+    three-file configuration) are refused with what to pass instead."""
+    if archive is not None or calibration is not None:
+        raise ValueError(f"{name}: {OLD_KEYS}")
     requirements = nlp.meta.setdefault("requirements", [])
     if not any(r.startswith("allennlp-longent") for r in requirements):
         requirements.append(REQUIREMENT)  # spacy package installs the plugin with the pipeline
     return LongentLinker(
-        nlp, name, archive, kb, top_k, threshold, batch_size, spans_key, cuda_device,
-        rerank_k=rerank_k, calibration=calibration, retriever=retriever, encoder=encoder,
-        skip_labels=skip_labels,
+        nlp, name, model, kb, top_k, threshold, batch_size, spans_key, cuda_device,
+        rerank_k=rerank_k, retriever=retriever, encoder=encoder, skip_labels=skip_labels,
     )
 
 
@@ -105,7 +117,7 @@ class LongentLinker:
         self,
         nlp: Language,
         name: str,
-        archive: Optional[str],
+        model: Optional[str],
         kb: Optional[str],
         top_k: int = 64,
         threshold: Optional[float] = None,
@@ -113,7 +125,6 @@ class LongentLinker:
         spans_key: Optional[str] = None,
         cuda_device: int = -1,
         rerank_k: Optional[int] = None,
-        calibration: Optional[str] = None,
         retriever: Optional[str] = None,
         encoder: Optional[str] = None,
         skip_labels: Iterable[str] = tuple(SKIP_LABELS),
@@ -122,7 +133,7 @@ class LongentLinker:
             raise ValueError(f"{name}: top_k={top_k}, rerank_k={rerank_k} and "
                              f"batch_size={batch_size} must be positive")
         self.name = name
-        self.archive = archive
+        self.model_path = model
         self.kb_path = kb
         self.top_k = top_k
         self.threshold = threshold
@@ -130,12 +141,11 @@ class LongentLinker:
         self.spans_key = spans_key
         self.cuda_device = cuda_device
         self.rerank_k = rerank_k
-        self.calibration = calibration
         self.retriever = retriever
         self.encoder = encoder
         self.skip_labels = set(skip_labels)
         self._kb: Optional[KnowledgeBase] = None
-        self._model: Optional[Tuple[Model, DatasetReader]] = None
+        self._model: Optional[CascadeLinker] = None
         self._cascade: Optional[Cascade] = None
         self._warned_empty_kb = False
 
@@ -156,38 +166,45 @@ class LongentLinker:
         return self._kb
 
     def cascade(self) -> "Cascade":
-        """Retrieval from the KB, re-ranking by the archive when there is one."""
+        """Retrieval from the KB, then the archived cascade when there is one; the cross-encoder
+        is loaded only when its calibrated weight is above 0."""
         from allennlp_longent.linking.cascade import Cascade, CascadeSettings
 
         if self._cascade is None or self._cascade.kb is not self.kb:
-            settings = CascadeSettings()
-            if self.calibration:
-                settings = CascadeSettings.load(self.calibration)
-            elif self.archive is not None:
-                logger.warning("%s: no calibration given; cascade weight %.2f, threshold 0",
-                               self.name, settings.weight)
+            linker = self.model()
+            settings = CascadeSettings() if linker is None else replace(linker.settings)
             settings.top_k = self.top_k
-            if self.rerank_k is not None:  # else the calibrated one (8 without calibration)
+            if self.rerank_k is not None:  # else the calibrated one
                 settings.rerank_k = self.rerank_k
             if self.threshold is not None:
                 settings.threshold = self.threshold
-            ranker = self.model() if self.archive is not None else None
-            self._cascade = Cascade(self.kb, ranker, settings, self.batch_size)
+            if linker is None:
+                self._cascade = Cascade(self.kb, None, settings, self.batch_size)
+            else:
+                ranker = (linker.ranker() if settings.weight > 0 and linker.cross_encoder
+                          else None)
+                self._cascade = Cascade(self.kb, ranker, settings, self.batch_size,
+                                        evidence=linker.evidence)
         return self._cascade
 
-    def model(self) -> Tuple["Model", "DatasetReader"]:
-        """The archived ranker (in eval mode) and its validation dataset reader."""
-        if self._model is None:
+    def model(self) -> Optional["CascadeLinker"]:
+        """The archived ``cascade_linker`` (None without ``model``)."""
+        if self._model is None and self.model_path is not None:
             from allennlp.models.archival import load_archive
 
-            import allennlp_longent.components  # noqa: F401  (registers the archived model)
+            import allennlp_longent.registered  # noqa: F401  (registers the archived model)
+            from allennlp_longent.linking.models.cascade_linker import CascadeLinker
 
-            if not Path(self.archive).is_file():
-                raise FileNotFoundError(f"{self.name}: model archive not found: {self.archive}")
-            check_archive(self.archive)
-            loaded = load_archive(self.archive, cuda_device=self.cuda_device)
+            if not Path(self.model_path).is_file():
+                raise FileNotFoundError(f"{self.name}: model archive not found: {self.model_path}")
+            check_archive(self.model_path)
+            loaded = load_archive(self.model_path, cuda_device=self.cuda_device)
+            if not isinstance(loaded.model, CascadeLinker):
+                raise ValueError(
+                    f"{self.name}: {self.model_path} holds a {type(loaded.model).__name__}, not a "
+                    f"cascade_linker. {OLD_KEYS}")
             loaded.model.eval()
-            self._model = (loaded.model, loaded.validation_dataset_reader)
+            self._model = loaded.model
         return self._model
 
     # ------------------------------------------------------------------ linking
@@ -203,10 +220,14 @@ class LongentLinker:
             yield from docs
 
     def _spans(self, doc: Doc) -> List[Span]:
+        """The spans to link; the skipped ones are marked ``skipped``."""
         if self.spans_key is None:
             spans = list(doc.ents)
         else:
             spans = list(doc.spans[self.spans_key]) if self.spans_key in doc.spans else []
+        for span in spans:
+            if span.label_ in self.skip_labels:
+                span._.set(STATUS_ATTR, SKIPPED)
         return [span for span in spans if span.label_ not in self.skip_labels]
 
     def _link(self, docs: List[Doc]) -> None:
@@ -231,6 +252,7 @@ class LongentLinker:
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
             links[span] = cascade.best(candidates)
+            span._.set(STATUS_ATTR, NIL_DECISION if links[span] == NIL else LINKED)
         for doc in docs:
             self._set_kb_ids(doc, links)
 
@@ -256,21 +278,17 @@ class LongentLinker:
     # ------------------------------------------------------------------ serialization
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> None:
-        """Copies the model archive and the knowledge base into ``path``: the pipeline folder
+        """Copies the cascade archive and the knowledge base into ``path``: the pipeline folder
         holds everything it needs and can be moved, shared or packaged (``spacy package``)."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
-        config: dict = {"archive": None, "calibration": None}
-        if self.archive is not None:
-            if not Path(self.archive).is_file():
-                raise FileNotFoundError(f"{self.name}: model archive not found: {self.archive}")
-            if Path(self.archive).resolve() != (path / ARCHIVE_FILE).resolve():
-                shutil.copyfile(self.archive, path / ARCHIVE_FILE)
-            config["archive"] = ARCHIVE_FILE
-        if self.calibration:
-            if Path(self.calibration).resolve() != (path / CALIBRATION_FILE).resolve():
-                shutil.copyfile(self.calibration, path / CALIBRATION_FILE)
-            config["calibration"] = CALIBRATION_FILE
+        config: dict = {"model": None}
+        if self.model_path is not None:
+            if not Path(self.model_path).is_file():
+                raise FileNotFoundError(f"{self.name}: model archive not found: {self.model_path}")
+            if Path(self.model_path).resolve() != (path / ARCHIVE_FILE).resolve():
+                shutil.copyfile(self.model_path, path / ARCHIVE_FILE)
+            config["model"] = ARCHIVE_FILE
         (path / CONFIG_FILE).write_text(json.dumps(config, indent=2) + "\n")
         self.kb.save(path / KB_DIR)
 
@@ -278,10 +296,10 @@ class LongentLinker:
         """Reads what :meth:`to_disk` wrote; the archive and the KB are opened on first use."""
         path = Path(path)
         config = json.loads((path / CONFIG_FILE).read_text())
-        self.archive = str(path / config["archive"]) if config["archive"] else None
-        self.calibration = (
-            str(path / config["calibration"]) if config.get("calibration") else None
-        )
+        if config.get("archive") or config.get("calibration"):
+            raise ValueError(f"{self.name}: {path} was saved with the old three-file "
+                             f"configuration. {OLD_KEYS}")
+        self.model_path = str(path / config["model"]) if config.get("model") else None
         self.kb_path = str(path / KB_DIR)
         self._kb = None
         self.retriever = None  # the saved KB holds the index the pipeline used

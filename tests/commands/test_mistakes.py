@@ -42,16 +42,16 @@ def work(tmp_path, monkeypatch):
 
 
 def test_link_text_typo_in_archive_keeps_the_output(work):
-    message = fails(["link-text", "input.txt", "--archive", "modle.tar.gz", "--kb", "kb",
+    message = fails(["link-text", "input.txt", "--model", "modle.tar.gz", "--kb", "kb",
                      "--output", "out.jsonl", "--overwrite"], "model archive not found", work)
     assert str(work / "modle.tar.gz") in message and f"relative to {work}" in message
 
 
 def test_link_text_typo_in_kb_keeps_the_output(work):
-    fails(["link-text", "input.txt", "--archive", "broken.tar.gz", "--kb", "kbb",
+    fails(["link-text", "input.txt", "--model", "broken.tar.gz", "--kb", "kbb",
            "--output", "out.jsonl", "--overwrite"], "not a readable tar.gz", work)
     readable_archive(work)
-    fails(["link-text", "input.txt", "--archive", "model.tar.gz", "--kb", "kbb",
+    fails(["link-text", "input.txt", "--model", "model.tar.gz", "--kb", "kbb",
            "--output", "out.jsonl", "--overwrite"], r"knowledge base not found: kbb \(resolved",
           work)
 
@@ -66,19 +66,19 @@ def readable_archive(work: Path) -> None:
 
 def test_link_text_refuses_an_existing_output(work):
     readable_archive(work)
-    fails(["link-text", "input.txt", "--archive", "model.tar.gz", "--kb", "kb",
+    fails(["link-text", "input.txt", "--model", "model.tar.gz", "--kb", "kb",
            "--output", "out.jsonl"], r"refusing to overwrite out.jsonl \(pass --overwrite\)", work)
 
 
-def test_link_text_names_missing_cascade_settings(work):
+def test_link_text_refuses_the_old_calibration_file_with_what_to_pass(work):
     readable_archive(work)
-    fails(["link-text", "input.txt", "--archive", "model.tar.gz", "--kb", "kb",
+    fails(["link-text", "input.txt", "--model", "model.tar.gz", "--kb", "kb",
            "--calibration", "cascade.jsn", "--output", "out.jsonl", "--overwrite"],
-          r"cascade settings not found: cascade.jsn \(resolved", work)
+          r"--archive and --calibration are gone.*longent calibrate.*--model", work)
 
 
 def test_corrupt_archive_is_named(work):
-    message = fails(["link-text", "input.txt", "--archive", "broken.tar.gz", "--kb", "kb"],
+    message = fails(["link-text", "input.txt", "--model", "broken.tar.gz", "--kb", "kb"],
                     "is not a readable tar.gz", work)
     assert "broken.tar.gz" in message
 
@@ -182,7 +182,7 @@ def test_spacy_component_names_a_corrupt_archive(tmp_path):
     broken.write_bytes(b"\x1f\x8b truncated")
     nlp = spacy.blank("en")
     nlp.add_pipe("entity_ruler").add_patterns([{"label": "E", "pattern": "Mara"}])
-    nlp.add_pipe("longent_linker", config={"archive": str(broken), "kb": str(FIXTURES / "kb")})
+    nlp.add_pipe("longent_linker", config={"model": str(broken), "kb": str(FIXTURES / "kb")})
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
     kb = KnowledgeBase()

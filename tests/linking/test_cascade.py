@@ -5,6 +5,7 @@ import pytest
 
 from allennlp_longent.linking.cascade import (
     NIL,
+    WEIGHTS,
     Cascade,
     CascadeSettings,
     Scored,
@@ -51,17 +52,56 @@ def test_calibration_never_ends_below_retrieval_on_validation():
         retrieval, rerank = rng.normal(size=4), rng.normal(size=4)  # a useless re-ranker
         items.append(scored(retrieval, rerank))
         golds.append("abcd"[int(rng.integers(4))])
+    # retrieval@1 counted here from the scores themselves, not by the code under test
+    retrieval_right = sum("abcd"[int(np.argmax(i.retrieval))] == g for i, g in zip(items, golds))
     settings = calibrate(items, golds, CascadeSettings(rerank_k=4))
-    assert accuracy(items, golds, settings.weight, settings) >= accuracy(items, golds, 0.0)
-    assert settings.validation["cascade_at_1"] == accuracy(items, golds, settings.weight, settings)
-    assert settings.validation["retrieval_at_1"] == accuracy(items, golds, 0.0)
-    counts = settings.validation["accuracy_by_weight"]
-    best = max(counts.values())
-    most_accurate = min(float(w) for w, c in counts.items() if c == best)
-    test = settings.validation["sign_test"]
-    assert test["weight"] == most_accurate
-    assert settings.weight == (most_accurate if test["p_value"] <= 0.05 else 0.0)
+    assert settings.validation["retrieval_at_1"] == retrieval_right
+    assert settings.validation["cascade_at_1"] >= retrieval_right
     assert settings.retrieval_scale[1] > 0 and settings.rerank_scale[1] > 0
+
+
+def two_way_validation(fixes: int):
+    """Mentions with candidates a, b; retrieval scores (1, 0), re-ranker scores (0, 1) or (1, 0),
+    so both standardise to ±1 and a weight λ puts b first exactly when λ > 0.5 (at 0.5 the tie
+    keeps retrieval's order). ``fixes`` mentions have gold b where the re-ranker prefers b (right
+    iff λ > 0.5); one has gold a there (right iff λ ≤ 0.5); three have gold a where both prefer a
+    (always right); one has gold b there (never right)."""
+    swap, same = ([1.0, 0.0], [0.0, 1.0]), ([1.0, 0.0], [1.0, 0.0])
+    cases = [(swap, "b")] * fixes + [(swap, "a")] + [(same, "a")] * 3 + [(same, "b")]
+    return [scored(*scores) for scores, _ in cases], [gold for _, gold in cases]
+
+
+def test_calibration_counts_by_hand():
+    items, golds = two_way_validation(fixes=6)
+    settings = calibrate(items, golds, CascadeSettings(rerank_k=2))
+    v = settings.validation
+    # λ ≤ 0.5: the one swapped gold a and the three agreeing; λ > 0.5: the six fixes and three
+    expected = {str(w): (4 if w <= 0.5 else 9) for w in WEIGHTS}
+    assert v["accuracy_by_weight"] == expected
+    assert (v["retrieval_at_1"], v["reranker_alone_at_1"], v["mentions"]) == (4, 9, 11)
+    # the best λ, 0.55, fixes 6 and breaks 1: P(X ≥ 6), X ~ B(7, 1/2) = 8/128 > 0.05
+    assert v["sign_test"] == {"weight": 0.55, "fixed": 6, "broken": 1, "p_value": 8 / 128,
+                              "significance": 0.05}
+    assert settings.weight == 0.0 and v["cascade_at_1"] == 4
+    assert settings.retrieval_scale == [0.5, 0.5] and settings.rerank_scale == [0.5, 0.5]
+    # one more fix: P(X ≥ 7), X ~ B(8, 1/2) = 9/256 < 0.05, so λ = 0.55 is kept
+    kept = calibrate(*two_way_validation(fixes=7), CascadeSettings(rerank_k=2))
+    assert kept.weight == 0.55 and kept.validation["cascade_at_1"] == 10
+    assert kept.validation["sign_test"]["p_value"] == 9 / 256
+    assert accuracy(*two_way_validation(fixes=7), 0.55, kept) == 10
+    assert accuracy(*two_way_validation(fixes=7), 0.5, kept) == 4
+
+
+def test_the_nil_rate_weighs_the_two_sets_continuously_through_one_half():
+    # ten mentions as they are (three with the gold missing) against seven without their gold:
+    # at nil_rate 0.5 the two sets must still weigh half each, not 10/17 and 7/17
+    items = [scored([2.0, 1.0, 0.5], [3.0, 0.0, 1.0]) for _ in range(10)]
+    golds = ["a"] * 4 + ["b"] * 3 + ["z"] * 3
+    fitted = [calibrate(items, golds, CascadeSettings(rerank_k=3), nil_rate=rate)
+              for rate in (0.4999999, 0.5, 0.5000001)]
+    assert fitted[0].validation["nil_decision_total"] == 17
+    assert {(f.temperature, f.nil_score) for f in fitted} == {(fitted[0].temperature,
+                                                               fitted[0].nil_score)}
 
 
 def test_calibration_follows_a_good_reranker_and_fits_temperature_and_threshold():
@@ -121,8 +161,9 @@ def test_without_a_ranker_the_links_are_retrievals_and_the_threshold_gives_nil()
     [ranked] = cascade.link(["Vell Island"])
     retrieval = kb.candidates(["Vell Island"], 3)[0]
     assert [c["id"] for c in ranked] == [e.id for e, _ in retrieval[:2]]
-    assert [c["retrieval_score"] for c in ranked] == [s for _, s in retrieval[:2]]
-    assert all(c["rerank_score"] is None for c in ranked)
+    assert [c["retriever_score"] for c in ranked] == [s for _, s in retrieval[:2]]
+    assert all(c["retriever"] == "bm25" for c in ranked)
+    assert all(c["rerank_score"] is None and c["first_stage_score"] is None for c in ranked)
     assert cascade.best(ranked) == "Q1"
     assert sum(c["probability"] for c in ranked) == pytest.approx(1.0)
     cascade.settings.threshold = 0.99

@@ -103,7 +103,7 @@ def test_the_cascade_re_orders_retrieval_by_the_first_stage_and_keeps_it_when_ca
     query = MentionQuery(tuple(WORDS), 4, 4, document_id="page")
     [ranked] = cascade.link([query])
     assert [c["id"] for c in ranked] == ["beekeeper", "soldier"]  # the page is pushed out
-    np.testing.assert_allclose([c["retrieval_score"] for c in ranked], [1 / np.sqrt(2), 0.0],
+    np.testing.assert_allclose([c["first_stage_score"] for c in ranked], [1 / np.sqrt(2), 0.0],
                                atol=1e-3)
     [scored] = cascade.score([query])
     calibrated = calibrate([scored], ["beekeeper"], settings)

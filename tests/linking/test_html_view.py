@@ -1,12 +1,13 @@
 """The HTML view of linked docs, read back with ``html.parser`` as a browser would parse it."""
 
 import json
+import re
 from html.parser import HTMLParser
 from typing import Dict, List, Optional
 
 import pytest
 import spacy
-from tiny_linker import PARAGRAPH, RULER_PATTERNS, build_tiny_linker
+from tiny_linker import PARAGRAPH, RULER_PATTERNS, build_tiny_linker, cascade_of
 
 from allennlp_longent.commands.cli import main
 from allennlp_longent.linking.html_view import linker_kb, render_links
@@ -165,7 +166,8 @@ def pipeline(archive, kb_dir, **config):
     patterns = RULER_PATTERNS + [{"label": "PLACE & <SEA>", "pattern": "the Grey Sea"},
                                  {"label": "ENTITY", "pattern": "Old Quay"}]
     nlp.add_pipe("entity_ruler").add_patterns(patterns)
-    nlp.add_pipe("longent_linker", config={"archive": str(archive), "kb": str(kb_dir), **config})
+    nlp.add_pipe("longent_linker",
+                 config={"model": cascade_of(archive), "kb": str(kb_dir), **config})
     return nlp
 
 
@@ -198,7 +200,7 @@ def test_link_text_writes_the_page(linker_files, tmp_path):
     nlp.add_pipe("entity_ruler").add_patterns(RULER_PATTERNS)
     nlp.to_disk(tmp_path / "ruler")
     (tmp_path / "in.txt").write_text(f"{PARAGRAPH}\n\nVell Island & <Grey Sea>\n")
-    main(["link-text", str(tmp_path / "in.txt"), "--archive", str(linker_files[0]),
+    main(["link-text", str(tmp_path / "in.txt"), "--model", cascade_of(linker_files[0]),
           "--kb", str(linker_files[1]), "--pipeline", str(tmp_path / "ruler"), "--top-k", "3",
           "--candidates", "2", "--output", str(tmp_path / "out.jsonl"),
           "--html", str(tmp_path / "out.html")])
@@ -229,7 +231,7 @@ def test_overlapping_spans_of_a_group_keep_their_rows(linker_files):
     from spacy.tokens import Span
 
     nlp = spacy.blank("en")
-    nlp.add_pipe("longent_linker", config={"archive": str(linker_files[0]),
+    nlp.add_pipe("longent_linker", config={"model": cascade_of(linker_files[0]),
                                            "kb": str(linker_files[1]), "spans_key": "sc"})
     doc = nlp.make_doc("Mara Quill sailed to Vell Island .")
     doc.spans["sc"] = [Span(doc, 4, 6, "PLACE"), Span(doc, 0, 2, "PERSON"), Span(doc, 1, 2, "X")]
@@ -241,3 +243,34 @@ def test_overlapping_spans_of_a_group_keep_their_rows(linker_files):
         "Mara Quill", "Quill (overlaps an earlier mention; not highlighted)", "Vell Island"
     ]
     assert section["marks"][0]["data-kb-id"] == "Q_MARA"
+
+
+def _mark_of(page: str, text: str) -> str:
+    marks = re.findall(r"<mark .*?</mark>", page, re.S)
+    return [m for m in marks if f">{text}</span>" in m][0]  # the first of its mentions
+
+
+def test_skipped_spans_are_told_apart_from_nil_decisions_and_scores_are_named(linker_files):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns(
+        RULER_PATTERNS + [{"label": "DATE", "pattern": "Every morning"}])
+    config = {"model": cascade_of(linker_files[0]), "kb": str(linker_files[1]), "top_k": 3}
+    nlp.add_pipe("longent_linker", config={**config, "threshold": 1.01})  # nothing reaches it
+    doc = nlp(PARAGRAPH)
+    status = {e.text: e._.longent_status for e in doc.ents}
+    assert status["Every morning"] == "skipped" and status["Mara Quill"] == "nil"
+    assert doc.ents[0]._.longent_candidates[0]["retriever"] == "bm25"
+    page = render_links(doc, linker_kb(nlp))
+    skipped, nil = _mark_of(page, "Every morning"), _mark_of(page, "Mara Quill")
+    assert "skipped-tag" in skipped and "nil-tag" not in skipped and NIL not in skipped
+    assert "nil-tag" in nil and "not linked" not in nil
+    # every number of a candidate says what it is; the uncalibrated cascade has no first stage
+    assert "combined score" in nil and "cross-encoder" in nil and "BM25 score" in nil
+    assert "first stage" not in nil
+    linked = spacy.blank("en")
+    linked.add_pipe("entity_ruler").add_patterns(RULER_PATTERNS)
+    linked.add_pipe("longent_linker", config=config)
+    # the fixture KB has no Tollan Ferry: no candidate, a NIL decision; the others are linked
+    assert {(e.text, e._.longent_status) for e in linked(PARAGRAPH).ents} == {
+        ("Mara Quill", "linked"), ("Grey Sea", "linked"), ("Arbor Lighthouse", "linked"),
+        ("Tollan Ferry", "nil"), ("Vell Island", "linked")}

@@ -4,7 +4,7 @@ import json
 
 import pytest
 import spacy
-from tiny_linker import PARAGRAPH, RULER_PATTERNS, build_tiny_linker
+from tiny_linker import PARAGRAPH, RULER_PATTERNS, build_tiny_linker, cascade_of
 
 from allennlp_longent.commands.cli import main
 from allennlp_longent.linking.spacy_component import NIL
@@ -26,7 +26,7 @@ def ruler_pipeline_dir(tmp_path):
 def test_links_each_line(linker_files, ruler_pipeline_dir, tmp_path):
     archive, kb = linker_files
     (tmp_path / "in.txt").write_text(f"{PARAGRAPH}\n\nno entities here\nVell Island\n")
-    main(["link-text", str(tmp_path / "in.txt"), "--archive", str(archive), "--kb", str(kb),
+    main(["link-text", str(tmp_path / "in.txt"), "--model", cascade_of(archive), "--kb", str(kb),
           "--pipeline", str(ruler_pipeline_dir), "--output", str(tmp_path / "out.jsonl"),
           "--top-k", "3", "--candidates", "2", "--doc-batch-size", "2"])
     records = [json.loads(line) for line in (tmp_path / "out.jsonl").open()]
@@ -48,5 +48,5 @@ def test_a_pipeline_without_entities_is_refused(linker_files, tmp_path):
     spacy.blank("en").to_disk(tmp_path / "blank")
     (tmp_path / "in.txt").write_text("Vell Island\n")
     with pytest.raises(SystemExit, match="has no component that sets doc.ents"):
-        main(["link-text", str(tmp_path / "in.txt"), "--archive", str(linker_files[0]),
+        main(["link-text", str(tmp_path / "in.txt"), "--model", cascade_of(linker_files[0]),
               "--kb", str(linker_files[1]), "--pipeline", str(tmp_path / "blank")])

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 import spacy
-from tiny_linker import PARAGRAPH, RULER_PATTERNS, build_tiny_linker
+from tiny_linker import PARAGRAPH, RULER_PATTERNS, build_tiny_linker, cascade_of
 
 from allennlp_longent.modules.portable import TRANSFORMERS_DIR
 
@@ -56,7 +56,7 @@ def moved(tmp_path_factory):
     archive, kb = build_tiny_linker(root / "train")
     nlp = spacy.blank("en")
     nlp.add_pipe("entity_ruler").add_patterns(RULER_PATTERNS)
-    nlp.add_pipe("longent_linker", config={"archive": str(archive), "kb": str(kb), "top_k": 3})
+    nlp.add_pipe("longent_linker", config={"model": cascade_of(archive), "kb": str(kb), "top_k": 3})
     links = [[e.text, e.kb_id_, [[c["id"], c["score"]] for c in e._.longent_candidates]]
              for e in nlp(PARAGRAPH).ents]
     nlp.to_disk(root / "pipeline")

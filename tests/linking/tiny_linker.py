@@ -96,3 +96,15 @@ def build_tiny_linker(root: Path) -> Tuple[Path, Path]:
     kb.save(root / "kb")
     _BUILT[root] = (root / "run" / "model.tar.gz", root / "kb")
     return _BUILT[root]
+
+
+def cascade_of(archive: Path) -> str:
+    """A ``cascade_linker`` archive around the tiny cross-encoder, uncalibrated (weight 0.5,
+    per-mention z-scores, no NIL option): what the spaCy component and link-text take."""
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    path = Path(archive).parent / "cascade.tar.gz"
+    if not path.is_file():
+        write_cascade_archive(path, CascadeSettings(), str(archive))
+    return str(path)

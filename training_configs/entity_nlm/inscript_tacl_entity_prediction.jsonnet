@@ -16,7 +16,7 @@ lib.config(
   train=data + '/train',
   validation=data + '/dev',
   model=lib.model(dim=64, dropout=0.2, shallow_baseline=true),
-  epochs=20,
+  epochs=40,
   batch_size=16,
   optimizer=lib.adagrad(0.1),
   max_vocab=1000,

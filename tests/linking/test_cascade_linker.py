@@ -1,0 +1,180 @@
+"""The cascade as AllenNLP components: model ``context_evidence`` (the first stage, trained by
+``allennlp train``), model ``cascade_linker`` and its predictor, reader ``zeshel_mentions``, and
+the one-archive spaCy configuration."""
+
+import json
+import tarfile
+
+import pytest
+import spacy
+from allennlp.common.testing import ModelTestCase
+from conftest import write_tiny_sentence_encoder
+from tiny_linker import (
+    KB_FIXTURES,
+    PARAGRAPH,
+    RULER_PATTERNS,
+    ZESHEL_FIXTURE,
+    _vocabulary_texts,
+    _words,
+    build_tiny_linker,
+    cascade_of,
+)
+
+import allennlp_longent.registered  # noqa: F401
+from allennlp_longent.linking.cascade import CascadeSettings
+from allennlp_longent.linking.dataset_readers.zeshel_mentions import ZeshelMentionsReader
+from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+TRAIN = ZESHEL_FIXTURE / "mentions" / "train.json"
+
+
+@pytest.fixture(scope="module")
+def encoder(tmp_path_factory):
+    return write_tiny_sentence_encoder(tmp_path_factory.mktemp("encoder") / "st",
+                                       _words(_vocabulary_texts()))
+
+
+@pytest.fixture(scope="session")
+def linker_files(tmp_path_factory):
+    return build_tiny_linker(tmp_path_factory.getbasetemp() / "tiny_linker")
+
+
+class TestFirstStage(ModelTestCase):
+    def test_trains_saves_and_loads(self, tmp_path, encoder):
+        config = {
+            "dataset_reader": {"type": "zeshel_mentions"},
+            "train_data_path": str(TRAIN),
+            "validation_data_path": str(TRAIN),
+            "model": {"type": "context_evidence", "encoder": str(encoder), "top_k": 4},
+            "data_loader": {"batch_size": 3},
+            "trainer": {"num_epochs": 2, "optimizer": {"type": "adam", "lr": 0.1},
+                        "cuda_device": -1},
+        }
+        (tmp_path / "config.json").write_text(json.dumps(config))
+        self.set_up_model(tmp_path / "config.json", TRAIN)
+        self.ensure_model_can_train_save_and_load(tmp_path / "config.json",
+                                                  gradients_to_ignore=set())
+
+
+def test_reader_reads_queries_and_names_bad_lines(tmp_path):
+    reader = ZeshelMentionsReader()
+    [first, *_] = [i["mention"].metadata for i in reader.read(TRAIN)]
+    assert first["query"].mention == "Mara Quill" and first["gold"] == "D_MARA"
+    assert first["documents_dir"].endswith("zeshel/documents") and first["world"] == "islands"
+    with pytest.raises(ValueError, match=r"bad_offsets.json:\d+: mention offsets"):
+        list(reader.read(ZESHEL_FIXTURE / "mentions" / "bad_offsets.json"))
+
+
+def test_fit_trainer_matches_evidence_fit_and_the_archive_ranks(tmp_path, encoder):
+    """``allennlp train`` with trainer ``context_evidence_fit`` holds the weights
+    :func:`evidence.fit` finds on the same feature rows, computed here apart."""
+    import numpy as np
+    from allennlp.commands.train import train_model
+    from allennlp.common import Params
+    from allennlp.models.archival import load_archive
+
+    from allennlp_longent.linking.cascade import Cascade
+    from allennlp_longent.linking.evidence import EvidenceSettings, fit
+    from allennlp_longent.linking.world_index import WorldIndexes
+
+    config = {"dataset_reader": {"type": "zeshel_mentions"}, "train_data_path": str(TRAIN),
+              "model": {"type": "context_evidence", "encoder": str(encoder), "top_k": 4},
+              "data_loader": {"batch_size": 2}, "trainer": {"type": "context_evidence_fit"}}
+    train_model(Params(config), tmp_path / "run")
+    model = load_archive(str(tmp_path / "run" / "model.tar.gz")).model
+    mentions = [i["mention"].metadata for i in ZeshelMentionsReader().read(TRAIN)]
+    indexes = WorldIndexes(ZESHEL_FIXTURE / "documents")
+    rows, golds = [], []
+    settings = CascadeSettings(top_k=4, evidence=EvidenceSettings(str(encoder)).to_dict())
+    for mention in mentions:
+        cascade = Cascade(indexes.kb(mention["world"]), None, settings)
+        [(entities, found)] = cascade.features([mention["query"]])
+        ids = [e.id for e in entities]
+        rows.append(found)
+        golds.append(ids.index(mention["gold"]) if mention["gold"] in ids else -1)
+    expected = fit(rows, golds, EvidenceSettings(str(encoder)))
+    got = model.settings()
+    np.testing.assert_allclose([got.weights[f] for f in expected.weights],
+                               list(expected.weights.values()), atol=1e-4)
+    ranked = model([mentions[0]])["ranked"][0]
+    assert {i for i, _ in ranked} == {e.id for e in Cascade(
+        indexes.kb("islands"), None, settings).features([mentions[0]["query"]])[0][0]}
+
+
+def test_spacy_takes_one_archive_and_refuses_the_old_keys(linker_files):
+    archive, kb = linker_files
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns(RULER_PATTERNS)
+    with pytest.raises(ValueError, match="replaced by 'model'.*longent calibrate"):
+        nlp.add_pipe("longent_linker", config={"archive": str(archive), "kb": str(kb)})
+    nlp.add_pipe("longent_linker", name="cross", config={"model": str(archive), "kb": str(kb)})
+    with pytest.raises(ValueError, match="not a cascade_linker"):
+        nlp(PARAGRAPH)
+
+
+def test_weight_zero_never_loads_the_cross_encoder(linker_files, tmp_path):
+    """A cascade archive whose cross-encoder is not even an archive links when its weight is 0
+    (so the cross-encoder is never opened) and fails at once when its weight is above 0."""
+    _, kb = linker_files
+    broken = tmp_path / "not_an_archive.tar.gz"
+    broken.write_text("not a tar file")
+
+    def pipeline(weight):
+        path = write_cascade_archive(tmp_path / f"w{weight}.tar.gz",
+                                     CascadeSettings(weight=weight), str(broken))
+        with tarfile.open(path) as packed:
+            assert "cross_encoder.tar.gz" in packed.getnames()
+        nlp = spacy.blank("en")
+        nlp.add_pipe("entity_ruler").add_patterns(RULER_PATTERNS)
+        nlp.add_pipe("longent_linker", config={"model": str(path), "kb": str(kb)})
+        return nlp
+
+    doc = pipeline(0.0)(PARAGRAPH)
+    # the fixture KB has no Tollan Ferry: no candidate, so that span alone is NIL
+    assert {e.text for e in doc.ents if e._.longent_status == "linked"} == {
+        "Mara Quill", "Grey Sea", "Arbor Lighthouse", "Vell Island"}
+    assert all(c["rerank_score"] is None for e in doc.ents for c in e._.longent_candidates)
+    with pytest.raises(Exception, match="not_an_archive|cross_encoder|tar"):
+        pipeline(0.5)(PARAGRAPH)
+
+
+def test_predictor_and_evaluate_on_the_fixture_worlds(linker_files, tmp_path):
+    """``allennlp predict`` and ``allennlp evaluate`` with a cascade archive; BM25@1 is counted
+    here from the knowledge base's own ranking."""
+    from allennlp.commands import main as allennlp_main
+
+    from allennlp_longent.linking.world_index import WorldIndexes, read_mentions
+
+    archive = cascade_of(linker_files[0])
+    lines = [json.loads(line) for line in (KB_FIXTURES.parent / "examples" / "mentions.jsonl")
+             .read_text().splitlines() if line.strip()]
+    import sys
+
+    out = tmp_path / "predicted.jsonl"
+    sys.argv = ["allennlp", "predict", archive, str(KB_FIXTURES.parent / "examples" /
+                "mentions.jsonl"), "--predictor", "cascade_linker", "--output-file", str(out),
+                "--include-package", "allennlp_longent", "--silent"]
+    allennlp_main()
+    predicted = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [p["mention_id"] for p in predicted] == [line["mention_id"] for line in lines]
+    for p in predicted:
+        assert p["predicted_document_id"] == p["ranked"][0]["id"]
+    metrics_file = tmp_path / "metrics.json"
+    sys.argv = ["allennlp", "evaluate", archive, str(TRAIN), "--output-file", str(metrics_file),
+                "--include-package", "allennlp_longent", "--overrides", json.dumps(
+                    {"model.baselines": ["bm25"],
+                     "validation_dataset_reader.documents_dir": str(ZESHEL_FIXTURE /
+                                                                    "documents")})]
+    allennlp_main()
+    metrics = json.loads(metrics_file.read_text())
+    indexes = WorldIndexes(ZESHEL_FIXTURE / "documents")
+    mentions = read_mentions(TRAIN, indexes.documents)
+    bm25 = sum(indexes.kb(m["corpus"]).candidates([m["query"]], 1)[0][0][0].id
+               == m["label_document_id"] for m in mentions)
+    assert metrics["mentions"] == len(mentions) == 3
+    assert metrics["bm25_right"] == bm25
+    sizes = {w: len((ZESHEL_FIXTURE / "documents" / f"{w}.json").read_text().split("\n")) - 1
+             for w in ("islands", "rivers")}
+    assert metrics["chance"] == pytest.approx(
+        sum(1 / sizes[m["corpus"]] for m in mentions) / len(mentions))
+    assert 0 <= metrics["cascade_right"] <= 3 and "cross_encoder_right" in metrics
