@@ -73,15 +73,17 @@ def test_every_file_a_readme_block_names_exists():
 
 def tiny_main_job(archive: Path, work: Path) -> None:
     """What the run blocks read from the main job and the smoke run, at test size: a tiny trained
-    re-ranker (tests/linking/tiny_linker.py), the KB of the demo's test world and cascade
-    settings without a first stage."""
+    re-ranker (tests/linking/tiny_linker.py), the KB of the demo's test world and a cascade
+    archive around it without a first stage."""
     from allennlp_longent.linking.cascade import CascadeSettings
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
-    for folder in ("runs/main_job/linker", "runs/smoke"):
+    for folder in ("runs/main_job/cascade", "runs/smoke"):
         (work / folder).mkdir(parents=True)
-        shutil.copy(archive, work / folder / "model.tar.gz")
-    CascadeSettings(top_k=8, rerank_k=4).save(work / "runs/main_job/linker/cascade.json")
+    shutil.copy(archive, work / "runs/smoke/model.tar.gz")
+    write_cascade_archive(work / "runs/main_job/cascade/model.tar.gz",
+                          CascadeSettings(top_k=8, rerank_k=4), str(archive))
     kb = KnowledgeBase()
     kb.add_files([REPO_ROOT / "fixtures/zeshel_demo/documents/lantern_isles.json"])
     kb.save(work / "runs/main_job/kb")
