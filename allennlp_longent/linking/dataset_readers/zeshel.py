@@ -60,6 +60,9 @@ class ZeshelReader(DatasetReader):
         ``max_length`` then bounds each sequence and ``mention_max_length`` (default
         ``max_length``) the mention's; markers may be ``None`` (left out), which suits a sentence
         encoder used untrained.
+    context_share : in the ``pairs`` layout, the share of the budget the context side gets
+        when both sides need more than theirs (0.5: equal halves); a side needing less gives the
+        rest to the other.
     """
 
     def __init__(
@@ -76,6 +79,7 @@ class ZeshelReader(DatasetReader):
         mention_max_length: Optional[int] = None,
         documents_dir: Optional[str] = None,
         candidates_dir: Optional[str] = None,
+        context_share: float = 0.5,
         **kwargs,
     ) -> None:
         super().__init__(
@@ -89,6 +93,9 @@ class ZeshelReader(DatasetReader):
             raise ValueError(f"layout must be one of {LAYOUTS}: {layout!r}")
         if top_k < 1:
             raise ValueError(f"top_k must be positive, got {top_k}")
+        if not 0.0 < context_share < 1.0:
+            raise ValueError(f"context_share must lie strictly between 0 and 1: {context_share}")
+        self.context_share = context_share
         if not isinstance(tokenizer, PretrainedTransformerTokenizer):
             raise ValueError("the zeshel reader needs a pretrained-transformer tokenizer")
         self._tokenizer = tokenizer
@@ -346,15 +353,16 @@ class ZeshelReader(DatasetReader):
     def _split_budget(
         self, context: DocumentPieces, start: int, end: int, candidate: List[int]
     ) -> Tuple[List[int], List[int]]:
-        """Equal halves of the budget; a side needing less than its half gives the rest away."""
+        """``context_share`` of the budget for the context (equal halves by default); a side
+        needing less than its share gives the rest away."""
         context_needed = len(context.ids) + 2
-        half = self._budget // 2
-        if context_needed <= half:
+        share = int(self._budget * self.context_share)
+        if context_needed <= share:
             context_budget = context_needed
-        elif len(candidate) <= self._budget - half:
+        elif len(candidate) <= self._budget - share:
             context_budget = self._budget - len(candidate)
         else:
-            context_budget = half
+            context_budget = share
         context_ids = self._context_window(context, start, end, context_budget)
         return context_ids, candidate[: self._budget - len(context_ids)]
 
