@@ -34,6 +34,10 @@ def config_defaults() -> Dict[str, str]:
         "LONGENT_CONLL2012": "data/conll-2012",
         "LONGENT_DEMO_MODEL": "runs/main_job/minilm-1024",
         "LONGENT_DEMO_CANDIDATES": "runs/main_job/candidates",
+        "LONGENT_DEMO_EXTRA": "runs/main_job/extra_worlds",
+        "LONGENT_CURVE_LAYERS": "3",
+        "LONGENT_CURVE_EPOCHS": "8",
+        "LONGENT_CURVE_BATCHES": "63",
     }
 
 

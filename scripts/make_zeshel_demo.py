@@ -4,7 +4,9 @@ made to test zero-shot linking, and ``paragraphs.jsonl`` for the spaCy demo.
     python scripts/make_zeshel_demo.py [OUTPUT_DIR]          # default fixtures/zeshel_demo
     python scripts/make_zeshel_demo.py --stats [DATA_DIR]    # statistics and difficulty probes
     python scripts/make_zeshel_demo.py --extra-worlds N --out DIR [--mentions-per-world 120]
-                                   # N more training worlds in varied styles (zeshel_demo_extra)
+        # N more training worlds in varied styles (zeshel_demo_extra), with BM25 candidates in
+        # DIR/tfidf_candidates/train.json; with --late, descriptions whose facts lie ~300 word
+        # pieces in (an evaluation set for 512 against 1024 positions)
 
 Each world has families sharing a surname, towns and vessels named after people, towns with
 former names, companies, guilds, events and landmarks (``zeshel_demo_entities``). Mentions sit
@@ -123,11 +125,15 @@ PassageMaker = Callable[[random.Random, Entity, Entity, str, List[Entity]], Pass
 
 
 def build_world(
-    names: WorldNames, mention_count: Optional[int] = None, passage: Optional[PassageMaker] = None
+    names: WorldNames, mention_count: Optional[int] = None, passage: Optional[PassageMaker] = None,
+    prepare: Optional[Callable[[Dict[str, Entity]], None]] = None,
 ) -> World:
     """The world's entities and ``mention_count`` mentions (the split's count by default), each
-    written by ``passage`` (``make_passage`` by default; it is also given the world's entities)."""
+    written by ``passage`` (``make_passage`` by default; it is also given the world's entities);
+    ``prepare`` may change the entities (their intros, say) before any text is written."""
     roles = WorldBuilder(names).build()
+    if prepare is not None:
+        prepare(roles)
     entities = list(roles.values())
     rng = random.Random(f"{SEED}:{names.name}:mentions")
     hosted: Dict[str, List[Passage]] = {entity.document_id: [] for entity in entities}
@@ -234,19 +240,27 @@ def write(output: Path) -> List[World]:
 
 
 def write_extra(args: argparse.Namespace) -> None:
-    from zeshel_demo_extra import build_extra_worlds, extra_files
+    from zeshel_demo_extra import build_extra_worlds, extra_files, late_fact_worlds
 
     if args.out is None:
         raise SystemExit("--extra-worlds needs --out DIR (kept apart from the demo's seven worlds)")
     if args.out.resolve() == DEFAULT_OUTPUT.resolve():
         raise SystemExit(f"--out must not be {DEFAULT_OUTPUT}: the demo worlds stay as they are")
-    worlds = build_extra_worlds(args.extra_worlds, args.mentions_per_world)
+    build = late_fact_worlds if args.late else build_extra_worlds
+    worlds = build(args.extra_worlds, args.mentions_per_world)
     for relative, content in extra_files(worlds):
         path = args.out / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(content, encoding="utf-8")
+    from allennlp_longent.linking.candidates.zeshel import ZeshelCandidates, write_candidates
+
+    candidates = args.out / "tfidf_candidates"
+    candidates.mkdir(exist_ok=True)
+    written = write_candidates(ZeshelCandidates(args.out, top_k=args.candidates).split(
+        "train", progress=False), candidates / "train.json")
     total = sum(len(world.mentions) for world in worlds)
-    print(f"wrote {len(worlds)} extra training worlds and {total} mentions to {args.out}")
+    print(f"wrote {len(worlds)} extra training worlds, {total} mentions and their "
+          f"{args.candidates} BM25 candidates ({len(written)} lists) to {args.out}")
 
 
 def main() -> None:
@@ -260,6 +274,10 @@ def main() -> None:
                         help="write this many additional training worlds to --out instead")
     parser.add_argument("--out", type=Path, help="output folder of --extra-worlds")
     parser.add_argument("--mentions-per-world", type=int, default=120)
+    parser.add_argument("--late", action="store_true",
+                        help="--extra-worlds whose facts lie beyond 512 pieces (an evaluation set)")
+    parser.add_argument("--candidates", type=int, default=16,
+                        help="BM25 candidates per mention of --extra-worlds")
     args = parser.parse_args()
     if args.extra_worlds:
         write_extra(args)

@@ -10,14 +10,22 @@ fact of the context is not enough. The seven demo worlds are unchanged.
 """
 
 import random
-from typing import List, Set
+from typing import Dict, List, Set
 
 from make_zeshel_demo import Passage, World, build_world, document_file, mention_file
 from zeshel_demo_entities import SEED, Entity, article, sentence
-from zeshel_demo_text import CLUE_TEMPLATES, FILLERS, MENTION_TEMPLATES, WORLDS, WorldNames
+from zeshel_demo_text import (
+    CLUE_TEMPLATES,
+    FILLERS,
+    HISTORY,
+    MENTION_TEMPLATES,
+    WORLDS,
+    WorldNames,
+)
 
 CLUE_FIRST_RATE = 0.25
 DISTRACTOR_RATE = 0.5
+LATE_PADDING = 8  # filler sentences after the 16 history sentences of a late-fact description
 VESSELS = ["ship", "barge", "airship", "sandship", "engine", "longship", "riverboat", "sledge"]
 
 EXTRA_MENTION_TEMPLATES = [
@@ -110,12 +118,12 @@ class NameMaker:
         return [self.make(ends, syllables) for _ in range(count)]
 
 
-def extra_world_names(index: int, seed: str = SEED) -> WorldNames:
-    rng = random.Random(f"{seed}:extra:{index}")
+def extra_world_names(index: int, seed: str = SEED, prefix: str = "extra") -> WorldNames:
+    rng = random.Random(f"{seed}:{prefix}:{index}")
     maker = NameMaker(rng, forbidden_names())
     region = maker.make(["land", "mark", "reach", "shire", "moor"])
     return WorldNames(
-        f"extra_{index:03d}_{region.lower()}", "train", f"the {region}", rng.choice(VESSELS),
+        f"{prefix}_{index:03d}_{region.lower()}", "train", f"the {region}", rng.choice(VESSELS),
         maker.many(6, SURNAME_ENDS), maker.many(5, SURNAME_ENDS),
         maker.many(10, MALE_ENDS), maker.many(10, FEMALE_ENDS),
         maker.many(6, TOWN_ENDS), [f"Old {maker.make(TOWN_ENDS)}", maker.make(TOWN_ENDS)],
@@ -166,6 +174,18 @@ def varied_passage(
 def build_extra_worlds(count: int, mentions_per_world: int, seed: str = SEED) -> List[World]:
     return [build_world(extra_world_names(i, seed), mentions_per_world, varied_passage)
             for i in range(count)]
+
+
+def late_fact_worlds(count: int, mentions_per_world: int, seed: str = SEED) -> List[World]:
+    """Worlds (named apart from the training extras) in which every description opens with
+    ``LATE_PADDING`` background sentences, so its facts start some 300 word pieces in: a pair cut
+    to 512 pieces loses them, one of 1024 keeps them (Yao et al. 2020's long-context case)."""
+    def pad(roles: Dict[str, Entity]) -> None:
+        for entity in roles.values():
+            entity.intro = " ".join([entity.intro] + HISTORY + FILLERS[:LATE_PADDING])
+
+    return [build_world(extra_world_names(i, seed, "late"), mentions_per_world,
+                        varied_passage, pad) for i in range(count)]
 
 
 def extra_files(worlds: List[World]):

@@ -7,16 +7,18 @@ description side holds the same fact, as word pieces. A cross-encoder can only m
 both are in its input.
 
     python scripts/zeshel_demo_windows.py MODEL [--lengths 192 256 512 1024] [--shares 0.5]
+        [--late WORLDS MENTIONS]   # the late-fact worlds of zeshel_demo_extra instead
 """
 
 import argparse
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_zeshel_demo import build_worlds  # noqa: E402
+from make_zeshel_demo import Mention, World, build_worlds  # noqa: E402
+from zeshel_demo_extra import late_fact_worlds  # noqa: E402
 
 from allennlp_longent.linking.dataset_readers.zeshel import ZeshelReader  # noqa: E402
 from allennlp_longent.modules.extended_transformer import (  # noqa: E402
@@ -29,25 +31,30 @@ def contains(sequence: Sequence[int], part: Sequence[int]) -> bool:
     return any(list(sequence[i : i + width]) == part for i in range(len(sequence) - width + 1))
 
 
-def window_counts(model: str, max_length: int, share: float, splits: Sequence[str]) -> Dict:
+def fact_in_pair(reader: ZeshelReader, world: World, mention: Mention) -> Tuple[bool, bool]:
+    """Whether the (mention, gold) pair holds the clue's fact on its context side and on its
+    description side."""
+    pieces = reader.pieces(mention.context.document_id, world.texts[mention.context.document_id])
+    gold = mention.gold
+    document = {"document_id": gold.document_id, "title": gold.title,
+                "text": world.texts[gold.document_id]}
+    context_ids, entity_ids = reader._split_budget(
+        pieces, mention.start, mention.end, reader._entity_ids(document))
+    fact = reader.tokenize_words(mention.fact.split()).ids
+    return contains(context_ids, fact), contains(entity_ids, fact)
+
+
+def window_counts(model: str, max_length: int, share: float, splits: Sequence[str],
+                  worlds: List[World]) -> Dict:
     """split -> counts of pairs with the fact in the context side / description side / both."""
     reader = ZeshelReader(ExtendedPretrainedTransformerTokenizer(model, max_length=1024),
                           max_length=max_length, context_share=share)
     counts: Dict[str, Dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for world in build_worlds():
+    for world in worlds:
         if world.names.split not in splits:
             continue
-        by_id = {entity.document_id: entity for entity in world.entities}
         for mention in world.mentions:
-            text = world.texts[mention.context.document_id]
-            pieces = reader.pieces(mention.context.document_id, text)
-            gold = by_id[mention.gold.document_id]
-            document = {"document_id": gold.document_id, "title": gold.title,
-                        "text": world.texts[gold.document_id]}
-            context_ids, entity_ids = reader._split_budget(
-                pieces, mention.start, mention.end, reader._entity_ids(document))
-            fact = reader.tokenize_words(mention.fact.split()).ids
-            in_context, in_entity = contains(context_ids, fact), contains(entity_ids, fact)
+            in_context, in_entity = fact_in_pair(reader, world, mention)
             row = counts[world.names.split]
             row["mentions"] += 1
             row["context"] += in_context
@@ -62,13 +69,17 @@ def main() -> None:
     parser.add_argument("--lengths", type=int, nargs="+", default=[128, 192, 256, 512, 1024])
     parser.add_argument("--shares", type=float, nargs="+", default=[0.5])
     parser.add_argument("--splits", nargs="+", default=["train", "val", "test"])
+    parser.add_argument("--late", type=int, nargs=2, metavar=("WORLDS", "MENTIONS"),
+                        help="count the late-fact worlds of zeshel_demo_extra instead")
     args = parser.parse_args()
+    worlds = late_fact_worlds(*args.late) if args.late else build_worlds()
     print("| max_length | context share | split | mentions | clue in context | fact in "
           "description | both |")
     print("|---|---|---|---|---|---|---|")
     for length in args.lengths:
         for share in args.shares:
-            for split, row in window_counts(args.model, length, share, args.splits).items():
+            for split, row in window_counts(args.model, length, share, args.splits,
+                                                    worlds).items():
                 cells: List[str] = [f"{row[key]} ({row[key] / row['mentions']:.2f})"
                                     for key in ("context", "description", "both")]
                 print(f"| {length} | {share} | {split} | {row['mentions']} | "

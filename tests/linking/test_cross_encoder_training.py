@@ -1,0 +1,123 @@
+"""What the cross-encoder trains on: the reader's ``context_share`` and the generator's extra
+training worlds (``make_zeshel_demo.py --extra-worlds``)."""
+
+import json
+
+import pytest
+from allennlp.common import Params
+from allennlp.data import DatasetReader
+from conftest import FIXTURES, load_script
+
+from allennlp_longent.linking.documents import read_json_lines
+
+DEMO = FIXTURES / "zeshel_demo"
+
+
+def _reader(model, max_length, **kwargs):
+    tokens = {"type": "extended_pretrained_transformer", "model_name": str(model),
+              "max_length": max_length}
+    return DatasetReader.from_params(Params({
+        "type": "zeshel", "tokenizer": dict(tokens), "token_indexers": {"tokens": dict(tokens)},
+        "max_length": max_length, **kwargs}))
+
+
+@pytest.mark.parametrize("share, context_side", [(0.5, 10), (0.7, 14), (0.25, 5)])
+def test_context_share_splits_the_budget_when_both_sides_are_long(tiny_bert_dir, share,
+                                                                   context_side):
+    # max_length 23 - 3 special tokens = 20 pieces; single-piece words "a" (context), "b"
+    reader = _reader(tiny_bert_dir, 23, context_share=share)
+    document = {"document_id": "D", "title": "c", "text": " ".join(["b"] * 40)}
+    instance = reader.text_to_instance(["a"] * 30, 12, 12, [document])
+    tokens = [t.text for t in instance["pairs"].field_list[0].tokens]
+    first_sep = tokens.index("[SEP]")
+    assert first_sep - 1 == context_side  # [CLS] then the context side with its two markers
+    assert len(tokens) - first_sep - 2 == 20 - context_side
+    assert len(tokens) == 23
+
+
+def test_a_short_context_still_gives_its_rest_to_the_description(tiny_bert_dir):
+    reader = _reader(tiny_bert_dir, 23, context_share=0.7)
+    document = {"document_id": "D", "title": "c", "text": " ".join(["b"] * 40)}
+    instance = reader.text_to_instance(["a"] * 3, 1, 1, [document])
+    tokens = [t.text for t in instance["pairs"].field_list[0].tokens]
+    assert tokens.index("[SEP]") - 1 == 3 + 2  # three words and the two markers
+    assert len(tokens) == 23
+
+
+@pytest.mark.parametrize("share", [0.0, 1.0, 1.5])
+def test_context_share_outside_0_1_is_a_clear_error(tiny_bert_dir, share):
+    with pytest.raises(ValueError, match="context_share must lie strictly between 0 and 1"):
+        _reader(tiny_bert_dir, 23, context_share=share)
+
+
+@pytest.fixture(scope="module")
+def extra():
+    load_script("make_zeshel_demo")  # puts scripts/ on the path for the modules it imports
+    return load_script("zeshel_demo_extra")
+
+
+@pytest.fixture(scope="module")
+def extra_worlds(extra):
+    return extra.build_extra_worlds(3, 60)
+
+
+def _title_words(worlds):
+    words = set()
+    for path in (DEMO / "documents").glob("*.json"):
+        if path.stem in worlds:
+            words.update(w for _, d in read_json_lines(path) for w in d["title"].split())
+    return words
+
+
+def test_extra_worlds_share_no_name_with_the_validation_and_test_worlds(extra_worlds):
+    # names of the held-apart worlds, read from the committed files; words the training worlds
+    # also use ("Hall", "Siege", "of"), guild trades and inn names (shared by every world by
+    # design) are not names
+    held_apart = _title_words({"frost_fjords", "lantern_isles"})
+    training = _title_words({"amber_coast", "reed_rivers", "sky_isles", "salt_wastes",
+                             "iron_hills"})
+    text = load_script("zeshel_demo_text")
+    shared = {plural.title() for _, _, plural in text.OCCUPATIONS}
+    shared |= {word for inn in text.INN_NAMES for word in inn.split()}
+    names = {w.strip("()") for w in held_apart - training} - shared
+    assert len(names) > 40
+    for world in extra_worlds:
+        words = {w.strip("()") for e in world.entities for w in e.title.split()}
+        words |= {w for text in world.texts.values() for w in text.split() if w[:1].isupper()}
+        assert not words & names, world.names.name
+
+
+def test_every_clue_quotes_a_fact_of_its_gold_alone_at_the_recorded_place(extra_worlds):
+    clue_first = with_distractor = total = 0
+    for world in extra_worlds:
+        facts = {e.document_id: set(e.facts.values()) for e in world.entities}
+        for m in world.mentions:
+            words = world.texts[m.context.document_id].split()
+            assert " ".join(words[m.start : m.end + 1]) == m.text
+            fact = m.fact.split()
+            at = m.end + 1 + m.clue_distance
+            assert words[at : at + len(fact)] == fact, m.mention_id
+            owners = [doc_id for doc_id, own in facts.items() if m.fact in own]
+            assert owners == [m.gold.document_id]
+            assert m.fact in world.texts[m.gold.document_id]
+            clue_first += at < m.start
+            between = " ".join(words[min(at, m.end + 1) : max(at, m.start)])
+            others = (f for doc_id, own in facts.items() if doc_id != m.gold.document_id
+                      for f in own)
+            with_distractor += any(f in between for f in others)
+            total += 1
+    assert total == 180
+    assert 0.1 * total < clue_first < 0.5 * total  # both orders occur
+    assert with_distractor > 0.2 * total  # another entity's fact between mention and clue
+
+
+def test_extra_worlds_are_reproducible_and_apart_from_the_demo(extra, tmp_path):
+    first = dict(extra.extra_files(extra.build_extra_worlds(2, 30)))
+    second = dict(extra.extra_files(extra.build_extra_worlds(2, 30)))
+    assert first == second
+    assert sorted(first) == sorted(
+        [f"documents/{extra.extra_world_names(i).name}.json" for i in range(2)]
+        + ["mentions/train.json"])
+    records = [json.loads(line) for line in first["mentions/train.json"].splitlines()]
+    assert len(records) == 60 and {r["corpus"] for r in records} == {
+        extra.extra_world_names(i).name for i in range(2)}
