@@ -121,3 +121,28 @@ def test_extra_worlds_are_reproducible_and_apart_from_the_demo(extra, tmp_path):
     records = [json.loads(line) for line in first["mentions/train.json"].splitlines()]
     assert len(records) == 60 and {r["corpus"] for r in records} == {
         extra.extra_world_names(i).name for i in range(2)}
+
+
+def test_the_command_writes_worlds_and_bm25_negatives_without_the_own_page(tmp_path):
+    import argparse
+
+    demo = load_script("make_zeshel_demo")
+    args = argparse.Namespace(out=tmp_path / "extra", extra_worlds=1, mentions_per_world=30,
+                              candidates=4, late=False)
+    demo.write_extra(args)
+    mentions = {m["mention_id"]: m for _, m in read_json_lines(args.out / "mentions/train.json")}
+    lists = [r for _, r in read_json_lines(args.out / "tfidf_candidates/train.json")]
+    assert len(lists) == len(mentions) == 30
+    words = {}
+    for _, document in read_json_lines(next((args.out / "documents").glob("*.json"))):
+        words[document["document_id"]] = set(
+            f"{document['title']} {document['text']}".lower().split())
+    for record in lists:
+        mention = mentions[record["mention_id"]]
+        assert mention["context_document_id"] not in record["tfidf_candidates"]
+        assert 1 <= len(record["tfidf_candidates"]) <= 4
+        for doc_id in record["tfidf_candidates"]:  # BM25 returns documents sharing a word
+            assert words[doc_id] & set(mention["text"].lower().split())
+    args.out = DEMO
+    with pytest.raises(SystemExit, match="demo worlds stay as they are"):
+        demo.write_extra(args)
