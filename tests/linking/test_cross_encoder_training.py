@@ -146,3 +146,32 @@ def test_the_command_writes_worlds_and_bm25_negatives_without_the_own_page(tmp_p
     args.out = DEMO
     with pytest.raises(SystemExit, match="demo worlds stay as they are"):
         demo.write_extra(args)
+
+
+@pytest.mark.parametrize("pieces, other, n, flags", [
+    ([1, 2, 3, 4, 5], [9, 2, 3, 4, 8], 3, [0, 1, 1, 1, 0]),  # the shared trigram 2 3 4
+    ([1, 2, 3, 4, 5], [9, 2, 3, 8, 4], 3, [0, 0, 0, 0, 0]),  # only a bigram is shared
+    ([1, 2, 3, 2, 3], [2, 3], 2, [0, 1, 1, 1, 1]),
+    ([1, 2], [1, 2], 3, [0, 0]),  # shorter than n
+])
+def test_shared_ngram_flags_by_hand(pieces, other, n, flags):
+    from allennlp_longent.linking.dataset_readers.zeshel import shared_ngram_flags
+
+    assert shared_ngram_flags(pieces, other, n) == flags
+
+
+def test_match_ngram_marks_the_quoted_phrase_on_both_sides(tiny_bert_dir):
+    reader = _reader(tiny_bert_dir, 64, match_ngram=2)
+    context = "a b y w c d e z".split()  # single-piece words of the tiny vocabulary
+    document = {"document_id": "D", "title": "f", "text": "g c d e k"}
+    instance = reader.text_to_instance(context, 0, 0, [document])
+    tokens = instance["pairs"].field_list[0].tokens
+    flagged = [t.text for t in tokens if t.type_id == 1]
+    # [CLS] [unused0] a [unused1] b y w c d e z [SEP] f [unused2] g c d e k [SEP]
+    assert flagged == ["c", "d", "e", "c", "d", "e"]
+    assert all(t.type_id in (0, 1) for t in tokens)
+
+
+def test_match_ngram_needs_the_pairs_layout(tiny_bert_dir):
+    with pytest.raises(ValueError, match="match_ngram needs the pairs layout"):
+        _reader(tiny_bert_dir, 64, match_ngram=2, layout="separate")

@@ -129,12 +129,14 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
 
   // The demo's cross-encoder trained on extra generated worlds (`make_zeshel_demo.py
   // --extra-worlds N --out EXTRA`, which also writes their BM25 candidates): MiniLM cut to its
-  // first `layers` layers, gold + 3 hard negatives in `train_length` pieces, mean pooling (how
-  // all-MiniLM-L6-v2 was trained); validation ranks the demo's first-stage candidates of
-  // frost_fjords (`candidates_dir`) read whole at up to 1024 positions.
+  // first `layers` layers, gold + 3 hard negatives in `train_length` pieces; validation ranks
+  // the demo's first-stage candidates of frost_fjords (`candidates_dir`) read whole at up to
+  // 1024 positions.
   // `batches_per_epoch` (null: the whole file) makes each epoch that many new batches.
+  // The pair vector is [CLS] (the ranker's default), and the new scoring layer learns at
+  // `head_lr`: at the encoder's rate it barely moves in the few hundred steps CPU allows.
   extra_worlds_linker(model, extra, candidates_dir, layers=3, train_length=192, epochs=1,
-                      batches_per_epoch=null, lr=5e-5, scheduler=null)::
+                      batches_per_epoch=null, lr=8e-5, head_lr=2e-3, scheduler=null)::
     $.linker(
       model,
       'fixtures/zeshel_demo',
@@ -152,12 +154,17 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
       dataset_reader+: { max_length: train_length, candidates_dir: extra + '/tfidf_candidates' },
       model+: {
         text_field_embedder+: { token_embedders+: { tokens+: { num_layers: layers } } },
-        pooler: { type: 'bag_of_embeddings', embedding_dim: 384, averaged: true },
       },
       data_loader+: { [if batches_per_epoch != null then 'batches_per_epoch']: batches_per_epoch },
       validation_data_loader+: { batch_size: 8 },
       evaluate_on_test: false,
       trainer+: {
+        optimizer+: {
+          parameter_groups: [
+            [['^_scorer\\.'], { lr: head_lr, weight_decay: 0.0 }],
+            [['^_embedder\\..*(bias|LayerNorm\\.weight)$'], { weight_decay: 0.0 }],
+          ],
+        },
         learning_rate_scheduler: if scheduler == null
         then { type: 'linear_with_warmup', warmup_steps: 10 } else scheduler,
       },
