@@ -5,8 +5,9 @@ made to test zero-shot linking, and ``paragraphs.jsonl`` for the spaCy demo.
     python scripts/make_zeshel_demo.py --stats [DATA_DIR]    # statistics and difficulty probes
     python scripts/make_zeshel_demo.py --extra-worlds N --out DIR [--mentions-per-world 120]
         # N more training worlds in varied styles (zeshel_demo_extra), with BM25 candidates
-        # (the mention's own page left out) in DIR/tfidf_candidates/train.json; with --late,
-        # descriptions whose facts lie ~300 word pieces in (a set for 512 against 1024 positions)
+        # in DIR/tfidf_candidates/train.json (--drop-own-page: without the mention's own
+        # page); with --late, descriptions whose facts lie ~300 word pieces in (a set for 512
+        # against 1024 positions)
 
 Each world has families sharing a surname, towns and vessels named after people, towns with
 former names, companies, guilds, events and landmarks (``zeshel_demo_entities``). Mentions sit
@@ -256,14 +257,17 @@ def write_extra(args: argparse.Namespace) -> None:
 
     candidates = args.out / "tfidf_candidates"
     candidates.mkdir(exist_ok=True)
-    # A page never links to itself: like the first stage, leave the mention's own page out of
-    # its negatives (BM25 ranks it in the first 4 for about half of the mentions).
+    # BM25 ranks the mention's own page in the first 4 for about half of the mentions; the
+    # first stage still leaves it there for a fifth (a page never links to itself), so by
+    # default it stays a negative; --drop-own-page leaves it out.
     own = {m.mention_id: m.context.document_id for world in worlds for m in world.mentions}
+    if not args.drop_own_page:
+        own = {}
     found = ZeshelCandidates(args.out, top_k=args.candidates + 1).split("train", progress=False)
     written = write_candidates(
         (replace(result, candidates=[c for c in result.candidates
-                                     if c.document_id != own[result.mention_id]][: args.candidates])
-         for result in found), candidates / "train.json")
+                                     if c.document_id != own.get(result.mention_id)]
+                 [: args.candidates]) for result in found), candidates / "train.json")
     total = sum(len(world.mentions) for world in worlds)
     print(f"wrote {len(worlds)} extra training worlds, {total} mentions and their "
           f"{args.candidates} BM25 candidates ({len(written)} lists) to {args.out}")
@@ -280,6 +284,8 @@ def main() -> None:
                         help="write this many additional training worlds to --out instead")
     parser.add_argument("--out", type=Path, help="output folder of --extra-worlds")
     parser.add_argument("--mentions-per-world", type=int, default=120)
+    parser.add_argument("--drop-own-page", action="store_true",
+                        help="leave each mention's own page out of its --extra-worlds candidates")
     parser.add_argument("--late", action="store_true",
                         help="--extra-worlds whose facts lie beyond 512 pieces (an evaluation set)")
     parser.add_argument("--candidates", type=int, default=16,

@@ -123,12 +123,13 @@ def test_extra_worlds_are_reproducible_and_apart_from_the_demo(extra, tmp_path):
         extra.extra_world_names(i).name for i in range(2)}
 
 
-def test_the_command_writes_worlds_and_bm25_negatives_without_the_own_page(tmp_path):
+@pytest.mark.parametrize("drop", [False, True])
+def test_the_command_writes_worlds_and_bm25_negatives(tmp_path, drop):
     import argparse
 
     demo = load_script("make_zeshel_demo")
     args = argparse.Namespace(out=tmp_path / "extra", extra_worlds=1, mentions_per_world=30,
-                              candidates=4, late=False)
+                              candidates=4, late=False, drop_own_page=drop)
     demo.write_extra(args)
     mentions = {m["mention_id"]: m for _, m in read_json_lines(args.out / "mentions/train.json")}
     lists = [r for _, r in read_json_lines(args.out / "tfidf_candidates/train.json")]
@@ -137,12 +138,14 @@ def test_the_command_writes_worlds_and_bm25_negatives_without_the_own_page(tmp_p
     for _, document in read_json_lines(next((args.out / "documents").glob("*.json"))):
         words[document["document_id"]] = set(
             f"{document['title']} {document['text']}".lower().split())
+    own = 0
     for record in lists:
         mention = mentions[record["mention_id"]]
-        assert mention["context_document_id"] not in record["tfidf_candidates"]
+        own += mention["context_document_id"] in record["tfidf_candidates"]
         assert 1 <= len(record["tfidf_candidates"]) <= 4
         for doc_id in record["tfidf_candidates"]:  # BM25 returns documents sharing a word
             assert words[doc_id] & set(mention["text"].lower().split())
+    assert (own == 0) if drop else (own > 5)
     args.out = DEMO
     with pytest.raises(SystemExit, match="demo worlds stay as they are"):
         demo.write_extra(args)

@@ -133,10 +133,13 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
   // the demo's first-stage candidates of frost_fjords (`candidates_dir`) read whole at up to
   // 1024 positions.
   // `batches_per_epoch` (null: the whole file) makes each epoch that many new batches.
-  // The pair vector is [CLS] (the ranker's default), and the new scoring layer learns at
-  // `head_lr`: at the encoder's rate it barely moves in the few hundred steps CPU allows.
+  // The pair vector is [CLS] (the ranker's default). `match_ngram` turns the type ids into
+  // flags of the word-piece n-grams that context and description share (reader option); the
+  // scoring layer and the type embedding learn at `head_lr`: at the encoder's rate they barely
+  // move in the few hundred steps CPU allows.
   extra_worlds_linker(model, extra, candidates_dir, layers=3, train_length=192, epochs=1,
-                      batches_per_epoch=null, lr=8e-5, head_lr=2e-3, scheduler=null)::
+                      batches_per_epoch=null, lr=8e-5, head_lr=2e-3, match_ngram=3,
+                      scheduler=null)::
     $.linker(
       model,
       'fixtures/zeshel_demo',
@@ -151,7 +154,12 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
       candidates_dir=candidates_dir,
     ) + {
       train_data_path: extra + '/mentions/train.json',
-      dataset_reader+: { max_length: train_length, candidates_dir: extra + '/tfidf_candidates' },
+      dataset_reader+: {
+        max_length: train_length,
+        candidates_dir: extra + '/tfidf_candidates',
+        [if match_ngram != null then 'match_ngram']: match_ngram,
+      },
+      validation_dataset_reader+: { [if match_ngram != null then 'match_ngram']: match_ngram },
       model+: {
         text_field_embedder+: { token_embedders+: { tokens+: { num_layers: layers } } },
       },
@@ -161,7 +169,7 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
       trainer+: {
         optimizer+: {
           parameter_groups: [
-            [['^_scorer\\.'], { lr: head_lr, weight_decay: 0.0 }],
+            [['^_scorer\\.', 'token_type_embeddings'], { lr: head_lr, weight_decay: 0.0 }],
             [['^_embedder\\..*(bias|LayerNorm\\.weight)$'], { weight_decay: 0.0 }],
           ],
         },
