@@ -29,10 +29,13 @@ import allennlp_longent.components  # noqa: E402,F401
 from allennlp_longent.linking.cascade import sign_test  # noqa: E402
 
 
-def correct_by_mention(model, reader, path: Path, batch_size: int) -> Dict[str, bool]:
+def correct_by_mention(model, reader, path: Path, batch_size: int, limit: int
+                       ) -> Dict[str, bool]:
+    import itertools
+
     import torch
 
-    instances = list(reader.read(str(path)))
+    instances = list(itertools.islice(reader.read(str(path)), limit))
     results = {}
     with torch.no_grad():
         for start in range(0, len(instances), batch_size):
@@ -70,6 +73,7 @@ def main() -> None:
     parser.add_argument("--demo-split", default="test")
     parser.add_argument("--demo-candidates", type=Path, required=True)
     parser.add_argument("--batch-size", type=int, default=4)
+    parser.add_argument("--limit", type=int, help="only the first N mentions of each set")
     args = parser.parse_args()
     from allennlp.data import DatasetReader
     from allennlp.models.archival import load_archive
@@ -97,10 +101,12 @@ def main() -> None:
     for path, candidates, worlds in sets.values():
         for length in (512, 1024):
             results[length].update(correct_by_mention(model, reader(length, candidates), path,
-                                                      args.batch_size))
+                                                      args.batch_size, args.limit))
         probe = {length: reader(length, candidates) for length in (512, 1024)}
         for world in worlds:
             for mention in world.mentions:
+                if mention.mention_id not in results[512]:
+                    continue
                 inside = {length: all(fact_in_pair(r, world, mention))
                           for length, r in probe.items()}
                 bucket = beyond if inside[1024] and not inside[512] else rest
