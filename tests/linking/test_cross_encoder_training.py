@@ -178,3 +178,54 @@ def test_match_ngram_marks_the_quoted_phrase_on_both_sides(tiny_bert_dir):
 def test_match_ngram_needs_the_pairs_layout(tiny_bert_dir):
     with pytest.raises(ValueError, match="match_ngram needs the pairs layout"):
         _reader(tiny_bert_dir, 64, match_ngram=2, layout="separate")
+
+
+def test_late_fact_worlds_put_every_fact_beyond_512_pieces_and_within_1024():
+    from allennlp_longent.config_defaults import packaged_minilm
+    from allennlp_longent.linking.dataset_readers.zeshel import ZeshelReader
+    from allennlp_longent.modules.extended_transformer import (
+        ExtendedPretrainedTransformerTokenizer,
+    )
+
+    load_script("make_zeshel_demo")
+    extra = load_script("zeshel_demo_extra")
+    windows = load_script("zeshel_demo_windows")
+    (world,) = extra.late_fact_worlds(1, 20)
+    assert world.names.name.startswith("late_000_")
+    tokenizer = ExtendedPretrainedTransformerTokenizer(packaged_minilm(), max_length=1024)
+    for length, expected in ((512, False), (1024, True)):
+        reader = ZeshelReader(tokenizer, max_length=length)
+        for mention in world.mentions:
+            in_context, in_description = windows.fact_in_pair(reader, world, mention)
+            assert in_context  # the clue is near the mention
+            assert in_description == expected, (length, mention.mention_id)
+
+
+def test_the_curve_script_counts_from_the_epoch_metrics(tmp_path, capsys, monkeypatch):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "config.json").write_text(json.dumps({
+        "data_loader": {"batches_per_epoch": 5, "batch_size": 8},
+        "validation_dataset_reader": {"top_k": 2}}))
+    for epoch, accuracy in ((0, 0.25), (1, 0.75)):
+        (run / f"metrics_epoch_{epoch}.json").write_text(json.dumps({
+            "epoch": epoch, "validation_mentions": 4.0, "training_loss": 0.5,
+            "validation_unnormalized_acc_micro": accuracy}))
+    data = tmp_path / "data"
+    (data / "mentions").mkdir(parents=True)
+    (data / "mentions" / "val.json").write_text("".join(
+        json.dumps({"mention_id": m, "label_document_id": g}) + "\n"
+        for m, g in (("m1", "A"), ("m2", "B"), ("m3", "C"), ("m4", "D"))))
+    candidates = tmp_path / "candidates"
+    candidates.mkdir()
+    (candidates / "val.json").write_text("".join(
+        json.dumps({"mention_id": m, "tfidf_candidates": c}) + "\n"
+        for m, c in (("m1", ["A", "X"]), ("m2", ["X", "B"]), ("m3", ["C"]), ("m4", ["X", "Y"]))))
+    monkeypatch.setattr("sys.argv", ["curve", str(run), "--candidates", str(candidates),
+                                     "--data", str(data)])
+    load_script("cross_encoder_curve").main()
+    out = capsys.readouterr().out
+    assert "gold among the first 2 candidates for 3" in out
+    assert "| 40 | 1/4 = 0.250 [" in out and "| 80 | 3/4 = 0.750 [" in out
+    # chance: 1/2 + 1/2 + 1/1 over the mentions whose gold is a candidate; first stage: m1, m3
+    assert "2.0/4 = 0.500" in out and "first stage @1 (same candidates) | 2/4 = 0.500" in out
