@@ -36,8 +36,8 @@ def config_defaults() -> Dict[str, str]:
         "LONGENT_DEMO_CANDIDATES": "runs/main_job/candidates",
         "LONGENT_DEMO_EXTRA": "runs/main_job/extra_worlds",
         "LONGENT_CURVE_LAYERS": "3",
-        "LONGENT_CURVE_EPOCHS": "8",
-        "LONGENT_CURVE_BATCHES": "63",
+        "LONGENT_CURVE_EPOCHS": "12",
+        "LONGENT_CURVE_BATCHES": "25",
     }
 
 
