@@ -3,6 +3,11 @@ made to test zero-shot linking, and ``paragraphs.jsonl`` for the spaCy demo.
 
     python scripts/make_zeshel_demo.py [OUTPUT_DIR]          # default fixtures/zeshel_demo
     python scripts/make_zeshel_demo.py --stats [DATA_DIR]    # statistics and difficulty probes
+    python scripts/make_zeshel_demo.py --extra-worlds N --out DIR [--mentions-per-world 120]
+        # N more training worlds in varied styles (zeshel_demo_extra), with BM25 candidates
+        # in DIR/tfidf_candidates/train.json (--drop-own-page: without the mention's own
+        # page); with --late, descriptions whose facts lie ~300 word pieces in (a set for 512
+        # against 1024 positions)
 
 Each world has families sharing a surname, towns and vessels named after people, towns with
 former names, companies, guilds, events and landmarks (``zeshel_demo_entities``). Mentions sit
@@ -16,9 +21,9 @@ import argparse
 import json
 import random
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, Iterator, List, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from zeshel_demo_entities import SEED, Entity, WorldBuilder, hex_id, sentence  # noqa: E402
@@ -52,6 +57,7 @@ class Passage:
     gold: Entity
     form: str
     fact: str
+    clue_start: Optional[int] = None  # word offset of the clue's fact; None: the last sentence
 
 
 @dataclass
@@ -116,20 +122,37 @@ def description(entity: Entity) -> List[str]:
     return sentences + entity.extra
 
 
-def build_world(names: WorldNames) -> World:
+PassageMaker = Callable[[random.Random, Entity, Entity, str, List[Entity]], Passage]
+
+
+def build_world(
+    names: WorldNames, mention_count: Optional[int] = None, passage: Optional[PassageMaker] = None,
+    prepare: Optional[Callable[[Dict[str, Entity]], None]] = None,
+) -> World:
+    """The world's entities and ``mention_count`` mentions (the split's count by default), each
+    written by ``passage`` (``make_passage`` by default; it is also given the world's entities);
+    ``prepare`` may change the entities (their intros, say) before any text is written."""
     roles = WorldBuilder(names).build()
+    if prepare is not None:
+        prepare(roles)
     entities = list(roles.values())
     rng = random.Random(f"{SEED}:{names.name}:mentions")
     hosted: Dict[str, List[Passage]] = {entity.document_id: [] for entity in entities}
     gold_weights = [TARGET_KIND_WEIGHTS[e.kind] for e in entities]
     long_hosts = [e for e in entities if e.long for _ in range(LONG_PASSAGES)]
     short = [e for e in entities if not e.long]
-    for i in range(MENTIONS_PER_SPLIT_WORLD[names.split]):
+    count = MENTIONS_PER_SPLIT_WORLD[names.split] if mention_count is None else mention_count
+    for i in range(count):
         host = long_hosts[i] if i < len(long_hosts) else rng.choice(short)
         gold = host
         while gold is host:
             gold = rng.choices(entities, gold_weights)[0]
-        hosted[host.document_id].append(make_passage(rng, host, gold, choose_form(rng, gold)))
+        form = choose_form(rng, gold)
+        if passage is None:
+            block = make_passage(rng, host, gold, form)
+        else:
+            block = passage(rng, host, gold, form, entities)
+        hosted[host.document_id].append(block)
     texts, mentions = {}, []
     for entity in entities:
         words = entity.title.split()
@@ -146,7 +169,9 @@ def build_world(names: WorldNames) -> World:
             offset = len(words)
             words += block.words
             text = " ".join(block.words[block.mention_start : block.mention_end + 1])
-            clue_start = len(block.words) - len(block.fact.split()) - 1
+            clue_start = block.clue_start
+            if clue_start is None:
+                clue_start = len(block.words) - len(block.fact.split()) - 1
             mentions.append(Mention(
                 hex_id(names.name, entity.document_id, str(offset)), entity,
                 offset + block.mention_start, offset + block.mention_end, text, block.gold,
@@ -172,25 +197,35 @@ def build_worlds() -> List[World]:
     return [build_world(names) for names in WORLDS]
 
 
+def document_file(world: World) -> Tuple[str, str]:
+    """``documents/<world>.json``: one ``{document_id, title, text}`` line per entity."""
+    lines = [
+        json.dumps({"document_id": e.document_id, "title": e.title,
+                    "text": world.texts[e.document_id]})
+        for e in world.entities
+    ]
+    return f"documents/{world.names.name}.json", "\n".join(lines) + "\n"
+
+
+def mention_file(worlds: List[World], split: str) -> Tuple[str, str]:
+    """``mentions/<split>.json``: the mentions of the split's worlds, one JSON line each."""
+    lines = [
+        json.dumps({
+            "mention_id": m.mention_id, "context_document_id": m.context.document_id,
+            "corpus": world.names.name, "start_index": m.start, "end_index": m.end,
+            "text": m.text, "label_document_id": m.gold.document_id, "category": category(m),
+        })
+        for world in worlds if world.names.split == split for m in world.mentions
+    ]
+    return f"mentions/{split}.json", "\n".join(lines) + "\n"
+
+
 def files(worlds: List[World]) -> Iterator[Tuple[str, str]]:
     """``(relative path, content)`` of every file of the data set."""
     for world in worlds:
-        lines = [
-            json.dumps({"document_id": e.document_id, "title": e.title,
-                        "text": world.texts[e.document_id]})
-            for e in world.entities
-        ]
-        yield f"documents/{world.names.name}.json", "\n".join(lines) + "\n"
+        yield document_file(world)
     for split in ("train", "val", "test"):
-        lines = [
-            json.dumps({
-                "mention_id": m.mention_id, "context_document_id": m.context.document_id,
-                "corpus": world.names.name, "start_index": m.start, "end_index": m.end,
-                "text": m.text, "label_document_id": m.gold.document_id, "category": category(m),
-            })
-            for world in worlds if world.names.split == split for m in world.mentions
-        ]
-        yield f"mentions/{split}.json", "\n".join(lines) + "\n"
+        yield mention_file(worlds, split)
     test = [world for world in worlds if world.names.split == "test"][0]
     lines = [json.dumps(paragraph) for paragraph in paragraphs(test.roles)]
     yield "paragraphs.jsonl", "\n".join(lines) + "\n"
@@ -205,6 +240,39 @@ def write(output: Path) -> List[World]:
     return worlds
 
 
+def write_extra(args: argparse.Namespace) -> None:
+    from zeshel_demo_extra import build_extra_worlds, extra_files, late_fact_worlds
+
+    if args.out is None:
+        raise SystemExit("--extra-worlds needs --out DIR (kept apart from the demo's seven worlds)")
+    if args.out.resolve() == DEFAULT_OUTPUT.resolve():
+        raise SystemExit(f"--out must not be {DEFAULT_OUTPUT}: the demo worlds stay as they are")
+    build = late_fact_worlds if args.late else build_extra_worlds
+    worlds = build(args.extra_worlds, args.mentions_per_world)
+    for relative, content in extra_files(worlds):
+        path = args.out / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    from allennlp_longent.linking.candidates.zeshel import ZeshelCandidates, write_candidates
+
+    candidates = args.out / "tfidf_candidates"
+    candidates.mkdir(exist_ok=True)
+    # BM25 ranks the mention's own page in the first 4 for about half of the mentions; the
+    # first stage still leaves it there for a fifth (a page never links to itself), so by
+    # default it stays a negative; --drop-own-page leaves it out.
+    own = {m.mention_id: m.context.document_id for world in worlds for m in world.mentions}
+    if not args.drop_own_page:
+        own = {}
+    found = ZeshelCandidates(args.out, top_k=args.candidates + 1).split("train", progress=False)
+    written = write_candidates(
+        (replace(result, candidates=[c for c in result.candidates
+                                     if c.document_id != own.get(result.mention_id)]
+                 [: args.candidates]) for result in found), candidates / "train.json")
+    total = sum(len(world.mentions) for world in worlds)
+    print(f"wrote {len(worlds)} extra training worlds, {total} mentions and their "
+          f"{args.candidates} BM25 candidates ({len(written)} lists) to {args.out}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", nargs="?", type=Path, default=DEFAULT_OUTPUT)
@@ -212,7 +280,20 @@ def main() -> None:
                         help="print statistics and BM25 / MiniLM probes of DIRECTORY instead")
     parser.add_argument("--windows", type=int, nargs="+", default=[0, 16, 64],
                         help="words each side of a mention for the MiniLM probes")
+    parser.add_argument("--extra-worlds", type=int, default=0,
+                        help="write this many additional training worlds to --out instead")
+    parser.add_argument("--out", type=Path, help="output folder of --extra-worlds")
+    parser.add_argument("--mentions-per-world", type=int, default=120)
+    parser.add_argument("--drop-own-page", action="store_true",
+                        help="leave each mention's own page out of its --extra-worlds candidates")
+    parser.add_argument("--late", action="store_true",
+                        help="--extra-worlds whose facts lie beyond 512 pieces (an evaluation set)")
+    parser.add_argument("--candidates", type=int, default=16,
+                        help="BM25 candidates per mention of --extra-worlds")
     args = parser.parse_args()
+    if args.extra_worlds:
+        write_extra(args)
+        return
     if args.stats:
         from zeshel_demo_stats import print_stats
 

@@ -94,6 +94,9 @@ class ExtendedPretrainedTransformerEmbedder(PretrainedTransformerEmbedder):
 
     ``gradient_checkpointing`` recomputes each layer's activations in the backward pass, which is
     what makes 64 candidates × 1024 tokens fit in memory when training.
+    ``num_layers`` keeps only the checkpoint's first layers (the rest are dropped, as in
+    DistilBERT-style layer truncation), so training and inference cost that fraction of the
+    encoder; the archived config records the truncated depth.
     """
 
     def __init__(
@@ -103,6 +106,7 @@ class ExtendedPretrainedTransformerEmbedder(PretrainedTransformerEmbedder):
         max_length: Optional[int] = None,
         position_init: Optional[PositionInitializer] = None,
         gradient_checkpointing: bool = False,
+        num_layers: Optional[int] = None,
         train_parameters: bool = True,
         eval_mode: bool = False,
         last_layer_only: bool = True,
@@ -131,6 +135,8 @@ class ExtendedPretrainedTransformerEmbedder(PretrainedTransformerEmbedder):
                 tokenizer_kwargs=_with_model_max_length(tokenizer_kwargs, max_length),
                 transformer_kwargs=transformer_kwargs,
             )
+        if num_layers is not None:
+            truncate_layers(self.transformer_model, num_layers)
         self.positions = find_position_tables(self.transformer_model)[0].real_positions
         if max_length is not None and max_length != self.positions:
             extend_position_embeddings(self.transformer_model, max_length, position_init)
@@ -149,6 +155,18 @@ class ExtendedPretrainedTransformerEmbedder(PretrainedTransformerEmbedder):
                 "positions; raise max_length or truncate in the dataset reader"
             )
         return super().forward(token_ids, mask, type_ids, segment_concat_mask)
+
+
+def truncate_layers(model: Any, num_layers: int) -> None:
+    """Keeps the first ``num_layers`` layers of a BERT-style encoder (``encoder.layer``)."""
+    layers = getattr(getattr(model, "encoder", None), "layer", None)
+    if layers is None:
+        raise ValueError(f"num_layers: {type(model).__name__} has no encoder.layer to truncate")
+    if not 1 <= num_layers <= len(layers):
+        raise ValueError(f"num_layers must be between 1 and the model's {len(layers)} layers, "
+                         f"got {num_layers}")
+    model.encoder.layer = layers[:num_layers]
+    model.config.num_hidden_layers = num_layers
 
 
 def _cache_architecture(copy: str, transformer_kwargs: Optional[Dict[str, Any]]) -> None:

@@ -126,4 +126,62 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
       grad_norm: 1.0,
     },
   },
+
+  // The demo's cross-encoder trained on extra generated worlds (`make_zeshel_demo.py
+  // --extra-worlds N --out EXTRA`, which also writes their BM25 candidates): MiniLM cut to its
+  // first `layers` layers, gold + 3 hard negatives in `train_length` pieces; validation ranks
+  // the demo's first-stage candidates of frost_fjords (`candidates_dir`) read whole at up to
+  // 1024 positions.
+  // `batches_per_epoch` (null: the whole file) makes each epoch that many new batches.
+  // The pair vector is the mean over word pieces: without dropout the [CLS] vectors of a
+  // mention's 4 candidates gave scores equal to 1e-3, so each batch's loss was ln 4. `match_ngram` turns the type ids into
+  // flags of the word-piece n-grams that context and description share (reader option); the
+  // scoring layer and the type embedding learn at `head_lr`. No dropout: at first the [CLS]
+  // vectors of a mention's candidates differ by less than dropout's noise, and with it (and
+  // lr 8e-5) the model could not even fit 4 mentions in 12 steps; without it, at 3e-4, it did.
+  extra_worlds_linker(model, extra, candidates_dir, layers=3, train_length=192, epochs=1,
+                      batches_per_epoch=null, lr=5e-5, head_lr=2e-3, match_ngram=3,
+                      dropout=0.0, scheduler=null)::
+    $.linker(
+      model,
+      'fixtures/zeshel_demo',
+      max_length=1024,
+      top_k=4,
+      epochs=epochs,
+      lr=lr,
+      batch_size=8,
+      gradient_accumulation=1,
+      candidate_chunk_size=32,
+      gradient_checkpointing=false,
+      candidates_dir=candidates_dir,
+    ) + {
+      train_data_path: extra + '/mentions/train.json',
+      dataset_reader+: {
+        max_length: train_length,
+        candidates_dir: extra + '/tfidf_candidates',
+        [if match_ngram != null then 'match_ngram']: match_ngram,
+      },
+      validation_dataset_reader+: { [if match_ngram != null then 'match_ngram']: match_ngram },
+      model+: {
+        dropout: dropout,
+        pooler: { type: 'bag_of_embeddings', embedding_dim: 384, averaged: true },
+        text_field_embedder+: { token_embedders+: { tokens+: {
+          num_layers: layers,
+          transformer_kwargs+: { hidden_dropout_prob: dropout, attention_probs_dropout_prob: dropout },
+        } } },
+      },
+      data_loader+: { [if batches_per_epoch != null then 'batches_per_epoch']: batches_per_epoch },
+      validation_data_loader+: { batch_size: 8 },
+      evaluate_on_test: false,
+      trainer+: {
+        optimizer+: {
+          parameter_groups: [
+            [['^_scorer\\.', 'token_type_embeddings'], { lr: head_lr, weight_decay: 0.0 }],
+            [['^_embedder\\..*(bias|LayerNorm\\.weight)$'], { weight_decay: 0.0 }],
+          ],
+        },
+        learning_rate_scheduler: if scheduler == null
+        then { type: 'linear_with_warmup', warmup_steps: 10 } else scheduler,
+      },
+    },
 }

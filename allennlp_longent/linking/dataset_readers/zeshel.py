@@ -60,6 +60,13 @@ class ZeshelReader(DatasetReader):
         ``max_length`` then bounds each sequence and ``mention_max_length`` (default
         ``max_length``) the mention's; markers may be ``None`` (left out), which suits a sentence
         encoder used untrained.
+    context_share : in the ``pairs`` layout, the share of the budget the context side gets
+        when both sides need more than theirs (0.5: equal halves); a side needing less gives the
+        rest to the other.
+    match_ngram : in the ``pairs`` layout, replace the segment type ids by match flags: type 1
+        for the word pieces inside an n-gram of pieces found on the other side too
+        (:func:`shared_ngram_flags`), type 0 for the rest; the transformer's second type
+        embedding then marks what context and description share, such as a quoted fact.
     """
 
     def __init__(
@@ -76,6 +83,8 @@ class ZeshelReader(DatasetReader):
         mention_max_length: Optional[int] = None,
         documents_dir: Optional[str] = None,
         candidates_dir: Optional[str] = None,
+        context_share: float = 0.5,
+        match_ngram: Optional[int] = None,
         **kwargs,
     ) -> None:
         super().__init__(
@@ -89,6 +98,12 @@ class ZeshelReader(DatasetReader):
             raise ValueError(f"layout must be one of {LAYOUTS}: {layout!r}")
         if top_k < 1:
             raise ValueError(f"top_k must be positive, got {top_k}")
+        if not 0.0 < context_share < 1.0:
+            raise ValueError(f"context_share must lie strictly between 0 and 1: {context_share}")
+        self.context_share = context_share
+        if match_ngram is not None and (match_ngram < 1 or layout != "pairs"):
+            raise ValueError(f"match_ngram needs the pairs layout and n >= 1: {match_ngram}")
+        self.match_ngram = match_ngram
         if not isinstance(tokenizer, PretrainedTransformerTokenizer):
             raise ValueError("the zeshel reader needs a pretrained-transformer tokenizer")
         self._tokenizer = tokenizer
@@ -346,15 +361,16 @@ class ZeshelReader(DatasetReader):
     def _split_budget(
         self, context: DocumentPieces, start: int, end: int, candidate: List[int]
     ) -> Tuple[List[int], List[int]]:
-        """Equal halves of the budget; a side needing less than its half gives the rest away."""
+        """``context_share`` of the budget for the context (equal halves by default); a side
+        needing less than its share gives the rest away."""
         context_needed = len(context.ids) + 2
-        half = self._budget // 2
-        if context_needed <= half:
+        share = int(self._budget * self.context_share)
+        if context_needed <= share:
             context_budget = context_needed
-        elif len(candidate) <= self._budget - half:
+        elif len(candidate) <= self._budget - share:
             context_budget = self._budget - len(candidate)
         else:
-            context_budget = half
+            context_budget = share
         context_ids = self._context_window(context, start, end, context_budget)
         return context_ids, candidate[: self._budget - len(context_ids)]
 
@@ -390,21 +406,32 @@ class ZeshelReader(DatasetReader):
         )
 
     def _pair_tokens(self, first: List[int], second: List[int]) -> List[Token]:
-        """``start first mid second end`` with the tokenizer's special tokens and type ids."""
+        """``start first mid second end`` with the tokenizer's special tokens and type ids (or,
+        with ``match_ngram``, the match flags of :func:`shared_ngram_flags`)."""
         tokenizer = self._tokenizer
         texts = self._hf.convert_ids_to_tokens(first + second)
-        first_type = tokenizer.sequence_pair_first_token_type_id
-        second_type = tokenizer.sequence_pair_second_token_type_id
+        if self.match_ngram is None:
+            first_types = [tokenizer.sequence_pair_first_token_type_id] * len(first)
+            second_types = [tokenizer.sequence_pair_second_token_type_id] * len(second)
+        else:
+            first_types = shared_ngram_flags(first, second, self.match_ngram)
+            second_types = shared_ngram_flags(second, first, self.match_ngram)
         return (
-            tokenizer.sequence_pair_start_tokens
-            + [Token(text, text_id=i, type_id=first_type) for text, i in zip(texts, first)]
-            + tokenizer.sequence_pair_mid_tokens
+            self._typed(tokenizer.sequence_pair_start_tokens)
+            + [Token(t, text_id=i, type_id=k) for t, i, k in zip(texts, first, first_types)]
+            + self._typed(tokenizer.sequence_pair_mid_tokens)
             + [
-                Token(text, text_id=i, type_id=second_type)
-                for text, i in zip(texts[len(first) :], second)
+                Token(t, text_id=i, type_id=k)
+                for t, i, k in zip(texts[len(first) :], second, second_types)
             ]
-            + tokenizer.sequence_pair_end_tokens
+            + self._typed(tokenizer.sequence_pair_end_tokens)
         )
+
+    def _typed(self, special: List[Token]) -> List[Token]:
+        """Special tokens as they are, or of type 0 when type ids are match flags."""
+        if self.match_ngram is None:
+            return special
+        return [Token(t.text, text_id=t.text_id, type_id=0) for t in special]
 
     def apply_token_indexers(self, instance: Instance) -> None:
         for name, field in instance.fields.items():
@@ -413,3 +440,15 @@ class ZeshelReader(DatasetReader):
             elif isinstance(field, ListField) and name in ("pairs", "candidates"):
                 for text in field.field_list:
                     text.token_indexers = self._token_indexers
+
+
+def shared_ngram_flags(pieces: List[int], other: List[int], n: int) -> List[int]:
+    """1 for each piece inside an ``n``-gram of pieces that also occurs in ``other``, else 0: an
+    exact-match input feature (Chen et al. 2017, §3.1, "exact match"), here over n-grams so that
+    a quoted phrase stands out from shared function words."""
+    seen = {tuple(other[i : i + n]) for i in range(len(other) - n + 1)}
+    flags = [0] * len(pieces)
+    for i in range(len(pieces) - n + 1):
+        if tuple(pieces[i : i + n]) in seen:
+            flags[i : i + n] = [1] * n
+    return flags
