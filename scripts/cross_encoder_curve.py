@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from main_job_cascade import wilson  # noqa: E402
 
 from allennlp_longent.linking.documents import read_json_lines  # noqa: E402
+from allennlp_longent.linking.evaluation import wilson  # noqa: E402
 
 
 def cell(hits: int, total: int) -> str:

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from main_job_cascade import wilson  # noqa: E402
 from make_zeshel_demo import build_worlds  # noqa: E402
 from zeshel_demo_extra import late_fact_worlds  # noqa: E402
 from zeshel_demo_windows import fact_in_pair  # noqa: E402
 
 import allennlp_longent.components  # noqa: E402,F401
 from allennlp_longent.linking.cascade import sign_test  # noqa: E402
+from allennlp_longent.linking.evaluation import wilson  # noqa: E402
 
 
 def correct_by_mention(model, reader, path: Path, batch_size: int, limit: int

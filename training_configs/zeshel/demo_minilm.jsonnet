@@ -1,6 +1,6 @@
 // The main job's re-ranker: MiniLM extended to 1024 positions (E_repeat) by
 // `longent extend-positions`, trained on the five training worlds of fixtures/zeshel_demo with
-// the candidates of the cascade's first stage (scripts/main_job_first_stage.py: BM25 re-scored
+// the candidates of the cascade's first stage (the context_evidence first stage: BM25 re-scored
 // by context evidence); validation on frost_fjords, and the main job tests on lantern_isles, a
 // world never seen in training (zero-shot).
 // Sized for 2 CPU cores: training pairs are the gold and one hard negative (the first stage's
