@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import _jsonnet
 import pytest
 from allennlp.commands.train import train_model_from_file
 from allennlp.common.testing import ModelTestCase
@@ -14,6 +15,7 @@ from allennlp.predictors import Predictor
 from conftest import shared_data
 
 import allennlp_longent  # noqa: F401  (registers the readers and models)
+from allennlp_longent.config_defaults import config_defaults
 
 CONFIGS = Path(__file__).resolve().parents[2] / "training_configs" / "relations"
 
@@ -56,6 +58,15 @@ class TestRelationModels(ModelTestCase):
     def test_docred_smoke_config_trains_saves_and_loads(self):
         config = CONFIGS / "docred_smoke.jsonnet"
         self.set_up_model(config, str(shared_data("re-docred", "dev_revised.json")) + "[0:4]")
+        self.ensure_model_can_train_save_and_load(config, overrides=small_docred())
+        self.ensure_batch_predictions_are_consistent(keys_to_ignore=("metadata",))
+
+    def test_docred_smoke_config_with_context_pooling_trains_saves_and_loads(self):
+        config = self.TEST_DIR / "docred_context_pooling.jsonnet"
+        smoke = CONFIGS / "docred_smoke.jsonnet"
+        config.write_text(f"(import '{smoke}') + {{ model+: {{ context_pooling: true }} }}")
+        self.set_up_model(config, str(shared_data("re-docred", "dev_revised.json")) + "[0:4]")
+        assert self.model.context_attention is not None
         self.ensure_model_can_train_save_and_load(config, overrides=small_docred())
         self.ensure_batch_predictions_are_consistent(keys_to_ignore=("metadata",))
 
@@ -151,3 +162,14 @@ def test_relation_extraction_predictor_on_tacred(tmp_path):
     assert set(output["probabilities"]) == labels
     assert output["relation"] == max(output["probabilities"], key=output["probabilities"].get)
     assert sum(output["probabilities"].values()) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_context_pooling_ablation_differs_from_the_recipe_in_that_one_key():
+    base, variant = (
+        json.loads(_jsonnet.evaluate_file(str(CONFIGS / name), ext_vars=config_defaults()))
+        for name in ("redocred_minilm_cpu.jsonnet", "redocred_minilm_cpu_context_pooling.jsonnet")
+    )
+    assert base["model"]["context_pooling"] is False
+    assert variant["model"].pop("context_pooling") is True
+    base["model"].pop("context_pooling")
+    assert variant == base
