@@ -137,6 +137,19 @@ class LukeEntityModel(Model):
     ) -> Tuple[torch.Tensor, torch.Tensor]:
         """Runs the embedder; returns entity features (B, E, ``feature_dim``) and the entity mask
         (B, E) bool. Without ``entity_mention_index`` every entity token is an entity."""
+        words, entities = self.encode(tokens, entity_ids, entity_position_ids, entity_mask)
+        return self.pooled_features(
+            words, entities, entity_position_ids, entity_mask, entity_mention_index
+        )
+
+    def encode(
+        self,
+        tokens: TextFieldTensors,
+        entity_ids: torch.Tensor,
+        entity_position_ids: torch.Tensor,
+        entity_mask: torch.Tensor,
+    ) -> Tuple[torch.Tensor, torch.Tensor]:
+        """The embedder's ``(B, N, H)`` words and ``(B, M, H)`` entity tokens."""
         outputs = self.embedder(
             **tokens["tokens"],
             entity_ids=entity_ids,
@@ -145,7 +158,17 @@ class LukeEntityModel(Model):
         )
         if not isinstance(outputs, tuple):
             raise ValueError("the entity models need the LUKE embedder with output='both'")
-        words, entities = outputs
+        return outputs
+
+    def pooled_features(
+        self,
+        words: torch.Tensor,
+        entities: torch.Tensor,
+        entity_position_ids: torch.Tensor,
+        entity_mask: torch.Tensor,
+        entity_mention_index: Optional[torch.Tensor] = None,
+    ) -> Tuple[torch.Tensor, torch.Tensor]:
+        """:meth:`entity_features` from the encoder outputs."""
         features = self.extractor(words, entities, entity_position_ids, entity_mask)
         if entity_mention_index is None:
             return features, entity_mask.bool()

@@ -5,7 +5,10 @@ from pathlib import Path
 
 import pytest
 import torch
+from allennlp.commands.train import train_model_from_file
 from allennlp.common.testing import ModelTestCase
+from allennlp.models.archival import load_archive
+from allennlp.predictors import Predictor
 from conftest import shared_data
 
 from allennlp_longent.entity_typing.metrics import EntityTypingMetric
@@ -39,6 +42,25 @@ def test_loose_micro_and_strict_accuracy_by_hand():
     assert values["f1"] == pytest.approx(2 * 0.5 / 1.5)
 
 
+def test_single_label_accuracy_over_entities_and_mentions_by_hand():
+    # labels a, b, c; entity 4 is padding. Top types: b, c, a (and c for the padding).
+    scores = torch.tensor([[[0.2, 0.7, 0.1], [0.1, 0.3, 0.6]], [[0.9, 0.05, 0.05], [0, 0, 1.0]]])
+    gold = torch.tensor([[[0, 1, 0], [1, 0, 0]], [[1, 0, 1], [0, 0, 1]]])
+    # entity 1: 3 mentions typed b; entity 2: 1 a; entity 3: 1 a and 2 c; padding: 5 c
+    counts = torch.tensor([[[0, 3, 0], [1, 0, 0]], [[1, 0, 2], [0, 0, 5]]])
+    mask = torch.tensor([[1, 1], [1, 0]])
+    metric = EntityTypingMetric()
+    metric(scores > 0.5, gold, mask, scores, counts)
+    values = metric.get_metric(reset=True)
+    # entities: b in {b}, c not in {a}, a in {a, c} -> 2 / 3; mentions: 3 + 0 + 1 of 3 + 1 + 3
+    assert values["accuracy"] == pytest.approx(2 / 3)
+    assert values["mention_accuracy"] == pytest.approx(4 / 7)
+    metric(scores > 0.5, gold, mask)
+    assert "accuracy" not in metric.get_metric(reset=True)
+    with pytest.raises(ValueError, match="mention_counts needs scores"):
+        metric(scores > 0.5, gold, mask, None, counts)
+
+
 class TestLukeEntityTyping(ModelTestCase):
     @pytest.fixture(autouse=True)
     def _env(self, tiny_luke, monkeypatch):
@@ -69,3 +91,32 @@ class TestLukeEntityTyping(ModelTestCase):
         self.ensure_model_can_train_save_and_load(
             config, overrides=small, gradients_to_ignore=LAST_LAYER_WORD_QUERIES
         )
+
+
+def test_docred_typing_accuracies_equal_those_recounted_from_predictions(
+    tiny_luke, tmp_path, monkeypatch
+):
+    """The validation accuracies of a smoke run, recounted from the predictor's probabilities on
+    the same documents against the data file's mention types."""
+    dev = shared_data("re-docred", "dev_revised.json")
+    overrides = {"train_data_path": f"{dev}[0:3]", "validation_data_path": f"{dev}[40:42]",
+                 "trainer.num_epochs": 1}
+    monkeypatch.setenv("LONGENT_SHARED_DATA", str(shared_data()))
+    train_model_from_file(str(CONFIGS / "docred_typing_smoke.jsonnet"), str(tmp_path / "run"),
+                          overrides=json.dumps(overrides))
+    metrics = json.loads((tmp_path / "run" / "metrics.json").read_text())
+    predictor = Predictor.from_archive(load_archive(tmp_path / "run" / "model.tar.gz"),
+                                       "entity_typing")
+    entities = mentions = entity_right = mention_right = 0
+    for document in json.loads(dev.read_text())[40:42]:
+        for entity in predictor.predict_json(document)["entities"]:
+            top = max(entity["probabilities"], key=entity["probabilities"].get)
+            types = [m["type"] for m in document["vertexSet"][entity["entity"]]]
+            entities += 1
+            entity_right += top in types
+            mentions += len(types)
+            mention_right += types.count(top)
+    assert entities > 20
+    assert metrics["validation_accuracy"] == pytest.approx(entity_right / entities, abs=1e-9)
+    assert metrics["validation_mention_accuracy"] == pytest.approx(mention_right / mentions,
+                                                                   abs=1e-9)

@@ -187,10 +187,18 @@ def test_evaluate_reads_all_records_and_relations_missing_from_training(smoke_ar
     metrics = evaluate_from_archive(
         str(smoke_archive), str(path), predictions_output_file=str(predictions)
     )
-    gold = sum(len({(x["h"], x["t"], x["r"]) for x in d["labels"]}) for d in evaluation)
-    predicted = metrics["predicted_per_gold"] * gold
-    assert predicted == pytest.approx(round(predicted))
     # One line per batch, each with the DocRED submission of its documents.
     lines = [json.loads(line) for line in predictions.open()]
-    titles = [document["title"] for line in lines for document in line["prediction"]]
-    assert titles == [d["title"] for d in evaluation]
+    submitted = [document for line in lines for document in line["prediction"]]
+    assert [d["title"] for d in submitted] == [d["title"] for d in evaluation]
+    # The metrics recounted from the submission against the file's labels.
+    gold = [{(x["h"], x["t"], x["r"]) for x in d["labels"]} for d in evaluation]
+    guessed = [{(x["h_idx"], x["t_idx"], x["r"]) for x in d["relations"]} for d in submitted]
+    predicted = sum(map(len, guessed))
+    correct = sum(len(g & p) for g, p in zip(gold, guessed))
+    gold_count = sum(map(len, gold))
+    assert gold_count == 1 + sum(len(d["labels"]) for d in documents(40, 41, 42))
+    assert predicted > 0
+    assert metrics["predicted_per_gold"] == pytest.approx(predicted / gold_count, abs=1e-12)
+    assert metrics["precision"] == pytest.approx(correct / predicted, abs=1e-12)
+    assert metrics["recall"] == pytest.approx(correct / gold_count, abs=1e-12)

@@ -100,11 +100,13 @@ local experiment(reader, train, validation, model, batch_size, trainer) = {
 
   // Document-level relation extraction over all entity pairs with ATLOP's loss (DocRED). The
   // relation schema (DocRED's rel_info.json layout) fixes the label vocabulary and the labels the
-  // reader accepts.
+  // reader accepts. `context_pooling`: ATLOP's localized context pooling from the last layer's
+  // entity attention.
   docred(model, train, validation, schema, max_length=1024, reader_extra={}, ign_train_file=null,
          features={ type: 'concat', extractors: [
            { type: 'entity_token' }, { type: 'mention_pool' },
-         ] }, projection_dim=256, block_size=64, loss='atlop', lr=3e-5, encoder_lr=null,
+         ] }, projection_dim=256, block_size=64, context_pooling=false, loss='atlop', lr=3e-5,
+         encoder_lr=null,
          epochs=30, batch_size=4, warmup_steps=300, accumulation=1, attention_window=256,
          per_mention=true):: experiment(
     reader('docred', model, max_length,
@@ -116,6 +118,7 @@ local experiment(reader, train, validation, model, batch_size, trainer) = {
       feature_extractor: features,
       projection_dim: projection_dim,
       block_size: block_size,
+      context_pooling: context_pooling,
       loss: loss,
       ign_train_file: ign_train_file,
     },

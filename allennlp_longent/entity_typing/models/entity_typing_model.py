@@ -2,7 +2,9 @@
 
 Yamada et al. 2020, §4.1: the target entity is the [MASK] entity over the mention; its output
 representation feeds a linear layer trained with binary cross-entropy, and a type is predicted
-when its probability exceeds ``threshold`` (0.5, i.e. logit > 0, as in LUKE).
+when its probability exceeds ``threshold`` (0.5, i.e. logit > 0, as in LUKE). The metric also
+scores the top type alone (single-label accuracy over entities and, when the reader's metadata
+has ``mention_types``, over mentions; see :mod:`~allennlp_longent.entity_typing.metrics`).
 """
 
 from typing import Any, Dict, List, Optional
@@ -62,8 +64,26 @@ class LukeEntityTyping(LukeEntityModel):
                 logits[mask], labels[mask].float()
             )
             output["loss"] = loss
-            self.metric(probabilities > self.threshold, labels, mask)
+            self.metric(
+                probabilities > self.threshold, labels, mask, probabilities,
+                self._mention_counts(metadata, labels),
+            )
         return output
+
+    def _mention_counts(
+        self, metadata: Optional[List[Dict[str, Any]]], labels: torch.Tensor
+    ) -> Optional[torch.Tensor]:
+        """(B, E, num_labels): how many mentions of each kept entity have each type, from the
+        metadata's ``mention_types``; None when the reader gives none."""
+        if not metadata or any(meta.get("mention_types") is None for meta in metadata):
+            return None
+        counts = torch.zeros_like(labels, dtype=torch.long)
+        index = self.vocab.get_token_to_index_vocabulary(self.label_namespace)
+        for row, meta in enumerate(metadata):
+            for column, entity in enumerate(meta["entities"]):
+                for label in meta["mention_types"][entity]:
+                    counts[row, column, index[label]] += 1
+        return counts
 
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
         """Adds ``entities``: per kept entity its predicted ``labels`` and all ``probabilities``."""

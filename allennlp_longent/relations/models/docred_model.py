@@ -7,6 +7,9 @@ A pair (h, t) is mapped to ``z_h = tanh(W_h e_h)``, ``z_t = tanh(W_t e_t)`` and 
 ATLOP's group bilinear classifier (``block_size`` set; Eq. 3-4: ``z`` cut into ``d / k`` blocks of
 size ``k``, ``logit_r = sum_i z_h^i^T W_r^i z_t^i + b_r``) or by ``W [z_h; z_t; z_h * z_t]``
 (``block_size`` null). Each pair gets one logit per relation plus the threshold class TH at index 0.
+With ``context_pooling`` the pair's localized context ``c^(s,o)`` (ATLOP §3.3, see
+:mod:`~allennlp_longent.relations.models.context_pooling`) is added inside the projections:
+``z_h = tanh(W_h e_h + W_c1 c)``, ``z_t = tanh(W_t e_t + W_c2 c)``.
 
 Loss (``loss``): ``"atlop"`` is ATLOP's adaptive-thresholding loss as published (§2.2, Eq. 5-6):
 per pair, L1 = -sum_{r in P_T} log softmax_{P_T + TH}(l)_r ranks each positive relation above TH,
@@ -32,6 +35,10 @@ from allennlp.nn import InitializerApplicator
 
 from allennlp_longent.modules.entity_features import EntityFeatureExtractor, LukeEntityModel
 from allennlp_longent.relations.metrics.docred_f1 import DocredF1, load_train_facts
+from allennlp_longent.relations.models.context_pooling import (
+    LastLayerEntityAttention,
+    localized_context,
+)
 
 LOSSES = ("atlop", "atlop_positive_pairs")
 
@@ -83,6 +90,7 @@ class LukeDocred(LukeEntityModel):
         feature_extractor: Optional[EntityFeatureExtractor] = None,
         projection_dim: int = 256,
         block_size: Optional[int] = None,
+        context_pooling: bool = False,
         loss: str = "atlop",
         dropout: float = 0.1,
         top_k: Optional[int] = 4,
@@ -94,6 +102,12 @@ class LukeDocred(LukeEntityModel):
         super().__init__(vocab, embedder, feature_extractor, dropout, label_namespace, **kwargs)
         self.head = torch.nn.Linear(self.feature_dim, projection_dim)
         self.tail = torch.nn.Linear(self.feature_dim, projection_dim)
+        self.context_attention = None
+        if context_pooling:
+            self.context_attention = LastLayerEntityAttention(embedder)
+            hidden = embedder.get_output_dim()
+            self.head_context = torch.nn.Linear(hidden, projection_dim, bias=False)
+            self.tail_context = torch.nn.Linear(hidden, projection_dim, bias=False)
         self.num_relations = vocab.get_vocab_size(label_namespace)
         if loss not in LOSSES:
             raise ValueError(f"loss must be one of {LOSSES}, not {loss!r}")
@@ -120,14 +134,20 @@ class LukeDocred(LukeEntityModel):
         metadata: Optional[List[Dict[str, Any]]] = None,
         entity_mention_index: Optional[torch.Tensor] = None,
     ) -> Dict[str, Any]:
-        features, _ = self.entity_features(
-            tokens, entity_ids, entity_position_ids, entity_mask, entity_mention_index
+        words, entities = self.encode(tokens, entity_ids, entity_position_ids, entity_mask)
+        features, _ = self.pooled_features(
+            words, entities, entity_position_ids, entity_mask, entity_mention_index
         )
         pair_mask = pair_indices[..., 0] >= 0
         index = pair_indices.clamp(min=0)
         rows = torch.arange(features.size(0), device=features.device).unsqueeze(1)
-        z_head = torch.tanh(self.head(features[rows, index[..., 0]]))
-        z_tail = torch.tanh(self.tail(features[rows, index[..., 1]]))
+        z_head = self.head(features[rows, index[..., 0]])
+        z_tail = self.tail(features[rows, index[..., 1]])
+        if self.context_attention is not None:
+            context = self.pair_context(words, entities, pair_indices, entity_mention_index)
+            z_head = z_head + self.head_context(context)
+            z_tail = z_tail + self.tail_context(context)
+        z_head, z_tail = torch.tanh(z_head), torch.tanh(z_tail)
         z_head, z_tail = self.dropout(z_head), self.dropout(z_tail)
         if self.bilinear is not None:
             logits = self.bilinear(z_head, z_tail)
@@ -149,6 +169,21 @@ class LukeDocred(LukeEntityModel):
                     [meta["entity_names"] for meta in metadata],
                 )
         return output
+
+    def pair_context(
+        self,
+        words: torch.Tensor,
+        entities: torch.Tensor,
+        pair_indices: torch.Tensor,
+        entity_mention_index: Optional[torch.Tensor] = None,
+    ) -> torch.Tensor:
+        """ATLOP's ``c^(s,o)`` (B, P, H) over the last-layer word and entity-token states, from
+        the attention of the embedder call that produced ``words`` and ``entities``."""
+        if self.context_attention is None:
+            raise ValueError("pair_context needs context_pooling=True")
+        states = torch.cat([words, entities], 1)
+        attention = self.context_attention.probabilities()
+        return localized_context(attention, states, pair_indices, entity_mention_index)
 
     def _decide(self, logits: torch.Tensor) -> torch.Tensor:
         """Relations whose logit beats TH, keeping the ``top_k`` best of them. (B, P, R) bool."""
