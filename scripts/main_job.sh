@@ -87,7 +87,7 @@ status=0
   --title "Unseen test world (lantern_isles)" || status=$?
 
 echo "== 6/6 spaCy: the demo paragraphs, gold spans, longent_linker with the cascade archive"
-"$bin/python" scripts/link_paragraph.py "$run/cascade/model.tar.gz" --kb "$run/kb" \
+"$bin/python" scripts/linking/link_paragraph.py "$run/cascade/model.tar.gz" --kb "$run/kb" \
   2>"$run/spacy.log" || { tail -n 30 "$run/spacy.log" >&2; exit 1; }
 echo "main job done in $((SECONDS - start)) s wall"
 exit "$status"

@@ -16,10 +16,14 @@ torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
 
 
 def load_script(name: str):
-    """The module of ``scripts/<name>.py``, imported by path (scripts/ is not a package)."""
+    """The module of ``scripts/<folder>/<name>.py``, imported by path (scripts/ is not a
+    package); the folder is found, so a test names only the script."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "scripts" / f"{name}.py")
+    found = sorted((REPO_ROOT / "scripts").glob(f"*/{name}.py"))
+    if len(found) != 1:
+        raise FileNotFoundError(f"scripts/*/{name}.py: {len(found)} files match")
+    spec = importlib.util.spec_from_file_location(name, found[0])
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

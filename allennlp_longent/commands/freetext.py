@@ -3,9 +3,11 @@
 A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_longent.linking.
 freetext`; ``fixtures/freetext/{dev,test}``). Per set: retrieval alone (BM25 with its title
 field), the first stage of ``--first-stage`` (cascade settings without a re-ranker, as written by
-``scripts/freetext_first_stage.py``) never NIL and with its calibrated NIL option, the cascade of
+``scripts/linking/freetext_first_stage.py``) never NIL and with its calibrated NIL option, the
+cascade of
 ``--archive`` and ``--calibration`` if given, and spaCy's ``entity_linker`` of ``--spacy-peer``
-(trained by ``scripts/train_spacy_peer.py``) if given: accuracy over all spans that name something
+(trained by ``scripts/linking/train_spacy_peer.py``) if given: accuracy over all spans that name
+something
 (a NIL span is right when linked NIL) with a 95 % Wilson interval, NIL precision and recall, and
 mentions per CPU second. Exits 1 when a system below fails to beat retrieval alone (``--require``).
 """

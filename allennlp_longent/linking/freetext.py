@@ -176,7 +176,8 @@ def longent_linker(kb_dir: Path, calibration: Optional[Path] = None,
 
 
 def spacy_peer_linker(pipeline: Path, entities: Sequence[Entity], encoder: str) -> Linker:
-    """spaCy's ``entity_linker`` trained by ``scripts/train_spacy_peer.py``, over ``entities``
+    """spaCy's ``entity_linker`` trained by ``scripts/linking/train_spacy_peer.py``, over
+    ``entities``
     (:mod:`allennlp_longent.linking.spacy_peer`)."""
     import spacy
 

@@ -1,4 +1,5 @@
-"""scripts/entity_nlm_breakdown.py: kinds, distance buckets and the printed table, by hand."""
+"""scripts/entity_nlm/entity_nlm_breakdown.py: kinds, distance buckets and the printed table, by
+hand."""
 
 from conftest import load_script
 

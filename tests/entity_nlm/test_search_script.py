@@ -1,4 +1,5 @@
-"""scripts/search_entity_nlm.py runs a trial end to end in a fresh process (a smoke config, one
+"""scripts/entity_nlm/search_entity_nlm.py runs a trial end to end in a fresh process (a smoke
+config, one
 trial): the script must register what it trains by itself; a set of values already tried is not
 trained again."""
 
@@ -19,7 +20,8 @@ SMOKE = REPO_ROOT / "training_configs" / "entity_nlm" / "inscript_tacl_smoke.jso
 def test_one_search_trial_trains_and_is_recorded(tmp_path):
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     result = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "scripts" / "search_entity_nlm.py"), "--config",
+        [sys.executable, str(REPO_ROOT / "scripts" / "entity_nlm" / "search_entity_nlm.py"),
+        "--config",
          str(SMOKE), "--trials", "1", "--out", str(tmp_path)],
         cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300,
     )

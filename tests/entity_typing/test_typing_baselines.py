@@ -1,4 +1,4 @@
-"""The typing baselines of scripts/redocred_baselines.py on a hand-built document."""
+"""The typing baselines of scripts/relations/redocred_baselines.py on a hand-built document."""
 
 import pytest
 from conftest import load_script

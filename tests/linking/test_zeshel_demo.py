@@ -1,5 +1,6 @@
 """The demo data of ``fixtures/zeshel_demo``: regenerated identically by
-``scripts/make_zeshel_demo.py``, and as hard as issue 8 asks (unseen test world, ambiguous names,
+``scripts/demo_data/make_zeshel_demo.py``, and as hard as issue 8 asks (unseen test world,
+ambiguous names,
 non-title mentions, clues away from the mention, long descriptions), and readable by ``zeshel``."""
 
 import json
@@ -23,7 +24,7 @@ SPLITS = ("train", "val", "test")
 
 @pytest.fixture(scope="module")
 def generator():
-    return runpy.run_path(str(REPO_ROOT / "scripts" / "make_zeshel_demo.py"))
+    return runpy.run_path(str(REPO_ROOT / "scripts" / "demo_data" / "make_zeshel_demo.py"))
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +163,7 @@ def test_the_zeshel_reader_reads_every_split(tmp_path):
 
 
 def test_the_learned_probe_reads_the_sentences_around_the_mention_but_not_its_own():
-    probe = runpy.run_path(str(REPO_ROOT / "scripts" / "zeshel_demo_probe.py"))
+    probe = runpy.run_path(str(REPO_ROOT / "scripts" / "demo_data" / "zeshel_demo_probe.py"))
     words = "A b . C Carrow d . E f g . H i .".split()
     assert probe["window_sentences"](words, 4, 4, 20) == ["A b .", "E f g .", "H i ."]
     assert probe["window_sentences"](words, 4, 4, 3) == ["b ."]  # the part inside the window

@@ -1,4 +1,4 @@
-// The learning curve of the demo's cross-encoder (scripts/cross_encoder_curve.py prints it):
+// The learning curve of the demo's cross-encoder (scripts/linking/cross_encoder_curve.py prints it):
 // `zeshel.extra_worlds_linker` (3 of MiniLM's 6 layers, 1024 positions by E_repeat, trained on
 // extra generated worlds) read once in the order of a fixed shuffle at a constant learning rate
 // after warm-up. Each "epoch" is LONGENT_CURVE_BATCHES new batches of 8 mentions followed by

@@ -1,6 +1,6 @@
 // A candidate re-ranker for the main job, trained on extra generated worlds instead of the five
 // demo training worlds (docs/linking.md, "Training the cross-encoder"): first
-//   python scripts/make_zeshel_demo.py --extra-worlds 14 --out "$LONGENT_DEMO_EXTRA"
+//   python scripts/demo_data/make_zeshel_demo.py --extra-worlds 14 --out "$LONGENT_DEMO_EXTRA"
 // (1,680 mentions in 14 worlds with varied templates, distractor facts and their BM25
 // candidates), then `allennlp train` this config: 3 of MiniLM's 6 layers at 1024 positions
 // (E_repeat), gold + 3 hard negatives in 192 pieces with shared-trigram flags as type ids, mean

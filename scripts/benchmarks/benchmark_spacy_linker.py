@@ -1,14 +1,16 @@
 """Throughput of the ``longent_linker`` spaCy component: docs/s and mentions/s of ``nlp.pipe``
 with batch sizes 1 and 4 (all the docs in one batch) on the same docs, and their ratio.
 
-    python scripts/benchmark_spacy_linker.py --archive model.tar.gz [--kb KB_DIR]
-    python scripts/benchmark_spacy_linker.py --compare [--first-stage F.json] [--archive A
+    python scripts/benchmarks/benchmark_spacy_linker.py --archive model.tar.gz [--kb KB_DIR]
+    python scripts/benchmarks/benchmark_spacy_linker.py --compare [--first-stage F.json] [--archive
+    A
         --calibration C.json] [--spacy-peer PIPELINE] [--batch-sizes 1 32]
 
 ``--compare`` (issue 22 item 4) runs the NER once, then times the linking component alone on
 copies of the same docs and knowledge base: ``longent_linker`` with retrieval alone, with the
 first stage, with the cascade (``--archive``), and spaCy's ``entity_linker`` trained by
-``scripts/train_spacy_peer.py`` (entity vectors from the same sentence encoder), printing mentions
+``scripts/linking/train_spacy_peer.py`` (entity vectors from the same sentence encoder), printing
+mentions
 per second and per CPU second at each ``nlp.pipe`` batch size, in a first pass over the docs and a
 second one (the first stage caches entity vectors; spaCy's KB holds them before the first).
 
@@ -37,7 +39,7 @@ from plotting import line_plot
 
 from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ZESHEL = REPO_ROOT.parent / "shared" / "data" / "zeshel_tiny"
 
 
@@ -173,7 +175,7 @@ def write_plot(args, rates: dict, mentions: int, docs: int) -> None:
     sizes = list(rates)
     caption = (f"{os.cpu_count()}-CPU machine, {torch.get_num_threads()} torch threads, load "
                f"average {os.getloadavg()[0]:.1f} after the run (shared machine).\n"
-               f"python scripts/benchmark_spacy_linker.py {' '.join(sys.argv[1:])}")
+               f"python scripts/benchmarks/benchmark_spacy_linker.py {' '.join(sys.argv[1:])}")
     path = line_plot(
         args.plot_dir / "spacy_linker_throughput.png",
         {"wall clock": (sizes, [rates[b][0] for b in sizes]),

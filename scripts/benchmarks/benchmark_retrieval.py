@@ -6,7 +6,8 @@ dimensions): encoding 100k descriptions with MiniLM on 2 CPU cores would take ho
 encoder's throughput is measured on a sample of synthetic descriptions and the full encoding
 time is extrapolated (printed as such). BM25 is indexed on the synthetic descriptions themselves.
 
-    python scripts/benchmark_retrieval.py [--entities 100000] [--sample 128] [--ef-search 64 128]
+    python scripts/benchmarks/benchmark_retrieval.py [--entities 100000] [--sample 128]
+    [--ef-search 64 128]
 """
 
 import argparse

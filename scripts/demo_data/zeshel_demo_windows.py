@@ -6,7 +6,8 @@ the fact each clue quotes), builds the reader's (mention, gold) pair at each ``m
 description side holds the same fact, as word pieces. A cross-encoder can only match the two when
 both are in its input.
 
-    python scripts/zeshel_demo_windows.py MODEL [--lengths 192 256 512 1024] [--shares 0.5]
+    python scripts/demo_data/zeshel_demo_windows.py MODEL [--lengths 192 256 512 1024] [--shares
+    0.5]
         [--late WORLDS MENTIONS]   # the late-fact worlds of zeshel_demo_extra instead
 """
 

@@ -6,7 +6,7 @@ and the cross-encoder alone over all 64 retrieved candidates link the same menti
 other, so load from other processes falls on both alike; retrieval time counts for both. Prints
 mentions/s (wall and CPU), accuracy of both and the speed ratio.
 
-    python scripts/benchmark_cascade.py ARCHIVE CASCADE.json [--mentions 20]
+    python scripts/benchmarks/benchmark_cascade.py ARCHIVE CASCADE.json [--mentions 20]
 """
 
 import argparse
@@ -23,7 +23,7 @@ from allennlp_longent.linking.cascade import Cascade, CascadeSettings, combine
 from allennlp_longent.linking.documents import WorldDocuments, read_json_lines
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 
-DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "zeshel_demo"
+DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "zeshel_demo"
 
 
 def main() -> None:

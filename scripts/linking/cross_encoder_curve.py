@@ -7,7 +7,8 @@ epoch, the cross-encoder's accuracy alone on the validation world's first-stage 
 its count and 95 % Wilson interval, beside the baselines on the same candidates: chance among
 them and the first stage's own first candidate.
 
-    python scripts/cross_encoder_curve.py RUN_DIR --candidates DIR [--data fixtures/zeshel_demo]
+    python scripts/linking/cross_encoder_curve.py RUN_DIR --candidates DIR [--data
+    fixtures/zeshel_demo]
 """
 
 import argparse

@@ -5,9 +5,9 @@ The pipeline (:mod:`allennlp_longent.linking.spacy_peer`: sentencizer + ``entity
 vectors from the untrained all-MiniLM-L6-v2, alias candidates) trains on the gold mentions of the
 training worlds in their pages, over a knowledge base of those worlds; each evaluated world gets
 its own knowledge base, as the project's linker does. Writes the trained pipeline to ``--out``,
-which ``longent freetext --spacy-peer`` and ``scripts/benchmark_spacy_linker.py`` read.
+which ``longent freetext --spacy-peer`` and ``scripts/benchmarks/benchmark_spacy_linker.py`` read.
 
-    python scripts/train_spacy_peer.py --out runs/spacy_peer [--epochs 10]
+    python scripts/linking/train_spacy_peer.py --out runs/spacy_peer [--epochs 10]
 """
 
 import argparse
@@ -33,7 +33,7 @@ from allennlp_longent.linking.spacy_peer import (
     word_doc,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def world_docs(nlp, documents: WorldDocuments, mentions: List[dict]):

@@ -1,6 +1,7 @@
 """Additional training worlds for the zeshel demo, written in more varied styles.
 
-``python scripts/make_zeshel_demo.py --extra-worlds N --out DIR`` writes N worlds (all ``train``)
+``python scripts/demo_data/make_zeshel_demo.py --extra-worlds N --out DIR`` writes N worlds (all
+``train``)
 whose names are made from syllables and never equal a name, or a word of a name, of the
 validation and test worlds. Their entities are built like the demo's (``WorldBuilder``), but the
 passages vary more than the demo's: more mention, clue and filler templates, a clue that may come

@@ -17,7 +17,8 @@ epoch's weights, so a pruned trial's folder keeps the best weights of the epochs
 metrics_epoch_*.json files have every epoch's figures). Several workers may share one study through
 ``--storage`` (an Optuna journal file). Run it on CPU with a budget, e.g. one worker:
 
-    nice -n 10 python scripts/search_entity_nlm.py --epochs 8 --timeout 2400 --trial-limit 600 \
+    nice -n 10 python scripts/entity_nlm/search_entity_nlm.py --epochs 8 --timeout 2400
+    --trial-limit 600 \
         --out runs/entity_nlm_search
 
 (docs/entity_nlm.md gives its duration on a shared 2-core machine). Every epoch of every trial
@@ -43,7 +44,7 @@ from allennlp.training.callbacks import TrainerCallback
 
 import allennlp_longent.components  # noqa: F401  (registers the reader and the models)
 
-CONFIG = Path(__file__).resolve().parents[1] / "training_configs" / "entity_nlm" / (
+CONFIG = Path(__file__).resolve().parents[2] / "training_configs" / "entity_nlm" / (
     "inscript_tacl_entity_prediction.jsonnet"
 )
 SIZES = [32, 48, 64, 128, 256]

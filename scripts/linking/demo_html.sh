@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The first demo paragraph (fixtures/zeshel_demo/paragraphs.jsonl) as a linked HTML page, and its screenshot in headless Chromium:
-#   bash scripts/demo_html.sh [RUN_DIR (default runs/main_job)] [PNG (default docs/linked_paragraph.png)] [OUT_DIR (default runs/demo_html)]
+#   bash scripts/linking/demo_html.sh [RUN_DIR (default runs/main_job)] [PNG (default docs/linked_paragraph.png)] [OUT_DIR (default runs/demo_html)]
 # Needs the main job's linker and KB (bash scripts/main_job.sh) and Chromium (apt-get install -y chromium).
 # Only reads RUN_DIR (the main job's results); writes OUT_DIR/paragraph.txt, OUT_DIR/ruler
 # (entity_ruler pipeline), OUT_DIR/paragraph.{jsonl,html,log} and PNG.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 bin=.venv/bin
 run="${1:-runs/main_job}"
 png="${2:-docs/linked_paragraph.png}"
@@ -38,4 +38,4 @@ PY
   --output "$out/paragraph.jsonl" --html "$out/paragraph.html" --overwrite \
   2>"$out/paragraph.log" || { tail -n 20 "$out/paragraph.log" >&2; exit 1; }
 # #mention-0-1 opens the second mention's candidate box, as hovering over it would
-bash scripts/screenshot_html.sh "$out/paragraph.html" "$png" 1200,720 "#mention-0-1"
+bash scripts/linking/screenshot_html.sh "$out/paragraph.html" "$png" 1200,720 "#mention-0-1"

@@ -57,11 +57,12 @@ the command.
 Usage (the default run took about 6 CPU minutes, 48 minutes of wall clock on a 2-core machine
 shared with other jobs)::
 
-    python scripts/benchmark_linker.py                     # 1 mention per configuration
-    python scripts/benchmark_linker.py --no-train --chunks 16
+    python scripts/benchmarks/benchmark_linker.py                     # 1 mention per configuration
+    python scripts/benchmarks/benchmark_linker.py --no-train --chunks 16
 
 For the full figure, rank more mentions per configuration with all the cores of the machine, e.g.
-``python scripts/benchmark_linker.py --mentions 16 --threads 16 --train-candidates 8``, and for the
+``python scripts/benchmarks/benchmark_linker.py --mentions 16 --threads 16 --train-candidates 8``,
+and for the
 paper's model pass a BERT-base directory with ``--model``.
 """
 
@@ -78,7 +79,7 @@ import sys
 import time
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+REPOSITORY = Path(__file__).resolve().parents[2]
 DEFAULT_DATA = REPOSITORY.parent / "shared" / "data" / "zeshel_tiny"
 
 
@@ -316,7 +317,7 @@ def write_plots(args, rank: dict, sweep: dict, lengths: list, chunks: list,
 
     caption = (f"{os.cpu_count()}-CPU machine ({cpu_name()}), {args.threads} torch threads, "
                f"load average {os.getloadavg()[0]:.1f} after the run (shared machine).\n"
-               f"python scripts/benchmark_linker.py {' '.join(sys.argv[1:])}".rstrip())
+               f"python scripts/benchmarks/benchmark_linker.py {' '.join(sys.argv[1:])}".rstrip())
     model = Path(args.model).name if args.model != default_model() else "all-MiniLM-L6-v2"
     throughput = {}
     for length in lengths:

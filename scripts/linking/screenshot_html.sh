@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Screenshot an HTML file in headless Chromium (Debian: apt-get install -y chromium), offline:
-#   bash scripts/screenshot_html.sh PAGE.html OUT.png [WIDTH,HEIGHT] [#FRAGMENT]
+#   bash scripts/linking/screenshot_html.sh PAGE.html OUT.png [WIDTH,HEIGHT] [#FRAGMENT]
 # A fragment such as #mention-0-1 opens that mention's candidate box (CSS :target), as hovering would.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 PAGE.html OUT.png [WIDTH,HEIGHT] [#FRAGMENT]" >&2; exit 2; }

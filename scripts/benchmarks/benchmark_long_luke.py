@@ -22,8 +22,10 @@ further passes after that first (warm-up) pass, with ``--threads`` torch threads
 seconds and as CPU seconds of the process (all threads, OpenMP waiting passively; less sensitive
 than wall time to other load on a shared machine; with ``--threads 1`` it is the compute time).
 
-Usage: ``python scripts/benchmark_long_luke.py --setting small [--threads 2] [--repeats 2]
-[--backward]``; ``python scripts/benchmark_long_luke.py [--device cuda]`` for the BERT-base layer.
+Usage: ``python scripts/benchmarks/benchmark_long_luke.py --setting small [--threads 2] [--repeats
+2]
+[--backward]``; ``python scripts/benchmarks/benchmark_long_luke.py [--device cuda]`` for the
+BERT-base layer.
 """
 
 import argparse

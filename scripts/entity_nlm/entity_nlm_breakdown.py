@@ -1,6 +1,6 @@
 """Where an archived EntityNLM's entity predictions (Ji et al. 2017, §5.3) go right and wrong.
 
-    python scripts/entity_nlm_breakdown.py ARCHIVE DATA [--targets FILE] [--top 15]
+    python scripts/entity_nlm/entity_nlm_breakdown.py ARCHIVE DATA [--targets FILE] [--top 15]
 
 Reads DATA with the archive's validation reader (``inscript_tacl`` with its targets file, or
 ``--targets``), predicts E_t at every target (R_t and the gold left context given) and prints

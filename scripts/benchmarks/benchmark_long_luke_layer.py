@@ -1,6 +1,6 @@
 """One BERT-base Long-LUKE layer: dense LUKE against the blocked and flex attention backends.
 
-Run through ``python scripts/benchmark_long_luke.py [--device cpu|cuda] [--threads 1]``.
+Run through ``python scripts/benchmarks/benchmark_long_luke.py [--device cpu|cuda] [--threads 1]``.
 
 What runs, per configuration in a fresh subprocess (so allocator caches and compiled code of one
 configuration cannot help or hurt another), configurations interleaved by length:
@@ -292,7 +292,7 @@ def plot(results: dict, args) -> None:
 
     lengths = "" if args.lengths == LENGTHS else " --lengths " + " ".join(map(str, args.lengths))
     caption = (f"{args.machine}; {args.threads} thread(s); CPU shared with other jobs (CPU seconds "
-               f"plotted). python scripts/benchmark_long_luke.py --device {args.device} "
+               f"plotted). python scripts/benchmarks/benchmark_long_luke.py --device {args.device} "
                f"--threads {args.threads}{lengths}")
     for key, label, name in (("alloc_mib", "peak allocated MiB", "memory"),
                              ("cpu" if args.device == "cpu" else "wall", "seconds", "time")):
@@ -371,5 +371,5 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     main()

@@ -8,7 +8,8 @@ then calibrates the NIL option of the chosen fit (``--features``, default all) o
 world (:func:`allennlp_longent.linking.cascade.calibrate`, no re-ranker: weight 0) and writes
 those cascade settings, which ``longent freetext --calibration`` and the spaCy component read.
 
-    python scripts/freetext_first_stage.py --out FIRST_STAGE.json [--sets fixtures/freetext/dev]
+    python scripts/linking/freetext_first_stage.py --out FIRST_STAGE.json [--sets
+    fixtures/freetext/dev]
 """
 
 import argparse
@@ -40,7 +41,7 @@ from allennlp_longent.linking.freetext import gold_docs, read_set  # noqa: E402
 from allennlp_longent.linking.knowledge_base import KnowledgeBase  # noqa: E402
 from allennlp_longent.linking.spacy_component import SKIP_LABELS, _context_words  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ORIGINAL = ("retrieval", "mention", "clue", "own_document", "title_match")
 Case = Tuple[List[str], np.ndarray, str]  # candidate ids, feature rows, gold id (or NIL)
 

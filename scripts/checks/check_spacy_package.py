@@ -1,11 +1,11 @@
 """`spacy package` round trip of a linking pipeline: trains the tests' tiny linker, saves an
 `entity_ruler` + `longent_linker` pipeline, packages it, installs it
 as an sdist (a wheel needs the `build` package, which the project does not pin) into VENV
-(a venv where allennlp-longent is installed, e.g. by scripts/check_install.sh), deletes every
+(a venv where allennlp-longent is installed, e.g. by scripts/checks/check_install.sh), deletes every
 file the pipeline was made from, and loads the package by name in a fresh process of VENV.
 Prints whether the links are identical.
 
-    python scripts/check_spacy_package.py VENV
+    python scripts/checks/check_spacy_package.py VENV
 """
 
 import json
@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "tests" / "linking")]
 
 LINK = """

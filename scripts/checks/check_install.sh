@@ -3,10 +3,10 @@
 # asks: `pip install .`, the README's extra step, `import allennlp_longent.components`,
 # `spacy.blank("en")` with and without the plugin installed (interleaved rounds, wall and CPU
 # seconds, ratio of the means), and `longent --help`.
-#   bash scripts/check_install.sh [VENV]    (default: a new folder from mktemp; an existing VENV
+#   bash scripts/checks/check_install.sh [VENV]    (default: a new folder from mktemp; an existing VENV
 #                                            that already has the plugin skips the install)
 set -euo pipefail
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 venv="${1:-$(mktemp -d)/venv}"
 py="$venv/bin/python"
 work="$(mktemp -d)"

@@ -1,9 +1,11 @@
 """Writes ``fixtures/zeshel_demo``: fictional worlds in the zeshel layout (Logeswaran et al. 2019)
 made to test zero-shot linking, and ``paragraphs.jsonl`` for the spaCy demo.
 
-    python scripts/make_zeshel_demo.py [OUTPUT_DIR]          # default fixtures/zeshel_demo
-    python scripts/make_zeshel_demo.py --stats [DATA_DIR]    # statistics and difficulty probes
-    python scripts/make_zeshel_demo.py --extra-worlds N --out DIR [--mentions-per-world 120]
+    python scripts/demo_data/make_zeshel_demo.py [OUTPUT_DIR]  # default fixtures/zeshel_demo
+    python scripts/demo_data/make_zeshel_demo.py --stats [DATA_DIR]  # statistics and difficulty
+    probes
+    python scripts/demo_data/make_zeshel_demo.py --extra-worlds N --out DIR [--mentions-per-world
+    120]
         # N more training worlds in varied styles (zeshel_demo_extra), with BM25 candidates
         # in DIR/tfidf_candidates/train.json (--drop-own-page: without the mention's own
         # page); with --late, descriptions whose facts lie ~300 word pieces in (a set for 512
@@ -37,7 +39,7 @@ from zeshel_demo_text import (  # noqa: E402
     WorldNames,
 )
 
-DEFAULT_OUTPUT = Path(__file__).resolve().parents[1] / "fixtures" / "zeshel_demo"
+DEFAULT_OUTPUT = Path(__file__).resolve().parents[2] / "fixtures" / "zeshel_demo"
 MENTIONS_PER_SPLIT_WORLD = {"train": 68, "val": 64, "test": 120}
 TITLE_MENTION_RATE = 0.25  # the rest use another name of the entity
 TARGET_KIND_WEIGHTS = {

@@ -1,7 +1,7 @@
 """Recall@1/4 of BM25 with and without the title field (issue 19 item 3) on the demo's
 validation and test worlds and on the free-text sets; only spans whose gold is an entity count.
 
-    python scripts/title_retrieval.py [--demo DEMO_DIR] [--sets SET_DIR ...]
+    python scripts/linking/title_retrieval.py [--demo DEMO_DIR] [--sets SET_DIR ...]
 """
 
 import argparse
@@ -14,7 +14,7 @@ from allennlp_longent.linking.evaluation import NIL, wilson
 from allennlp_longent.linking.freetext import read_set
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 KS = (1, 4)
 
 

@@ -1,7 +1,7 @@
 """Prints the ranked links of a trained linker for the first mentions of a zeshel mention file,
 and the evaluation metrics written by ``allennlp evaluate --output-file``.
 
-    python scripts/show_links.py ARCHIVE MENTIONS.json [--limit 5] [--metrics METRICS.json]
+    python scripts/linking/show_links.py ARCHIVE MENTIONS.json [--limit 5] [--metrics METRICS.json]
 """
 
 import argparse

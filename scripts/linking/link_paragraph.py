@@ -7,7 +7,7 @@ world, with the re-ranker archive and the cascade settings calibrated by the mai
 other non-entity labels must be left unlinked. The same spans are linked by the cascade's first
 stage alone and by retrieval alone for comparison.
 
-    python scripts/link_paragraph.py ARCHIVE CASCADE.json --kb KB_DIR [--paragraphs FILE]
+    python scripts/linking/link_paragraph.py ARCHIVE CASCADE.json --kb KB_DIR [--paragraphs FILE]
 """
 
 import argparse
@@ -25,7 +25,7 @@ from allennlp_longent.linking.knowledge_base import KnowledgeBase
 from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 from allennlp_longent.linking.spacy_component import SKIP_LABELS
 
-DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "zeshel_demo"
+DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "zeshel_demo"
 
 
 def gold_docs(nlp, paragraphs: Path):

@@ -9,7 +9,7 @@ data, whose facts sit early). Accuracy is the cross-encoder's alone with the gol
 the candidates (normalized); each with its count and 95 % Wilson interval, and a one-sided sign
 test on the mentions where 512 and 1024 disagree.
 
-    python scripts/long_context_eval.py ARCHIVE --data DIR --split train --worlds late \
+    python scripts/linking/long_context_eval.py ARCHIVE --data DIR --split train --worlds late \
         --data fixtures/zeshel_demo --split test --candidates runs/.../candidates
 """
 
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "demo_data"))
 from make_zeshel_demo import build_worlds  # noqa: E402
 from zeshel_demo_extra import late_fact_worlds  # noqa: E402
 from zeshel_demo_windows import fact_in_pair  # noqa: E402
