@@ -6,6 +6,7 @@
 // it next to always-new, most-recent and the human majority (where guesses exist).
 // Early stopping watches dev perplexity, the training objective, measured on every dev token
 // (20K), not entity_acc (1,806 targets): less noise, and the targets do not choose the epoch.
+// 40 epochs: 30.5 min wall, 19 CPU min on one thread; dev entity_acc 0.641, perplexity 45.7.
 // docs/entity_nlm.md gives the search, figures and commands.
 local lib = import '../lib/entity_nlm.libsonnet';
 local data = std.extVar('LONGENT_SHARED_DATA') + '/inscript_tacl';
