@@ -346,10 +346,10 @@ def report(results: dict) -> None:
 def plot(results: dict, args) -> None:
     from plotting import line_plot
 
-    lengths = "" if args.lengths == LENGTHS else " --lengths " + " ".join(map(str, args.lengths))
-    caption = (f"{args.machine}; {args.threads} thread(s); shared with other jobs, so CPU seconds "
-               f"are plotted. python scripts/benchmark_long_luke.py --device {args.device} "
-               f"--threads {args.threads}{lengths}")
+    caption = (f"{args.device.upper()}, {args.threads} thread(s), shared with other jobs, so CPU "
+               f"seconds are plotted; python scripts/benchmark_long_luke.py --device "
+               f"{args.device} --threads {args.threads}; words "
+               + ", ".join(map(str, args.lengths)))
     for key, label, name in (("rss_mib", "peak RSS MiB", "memory"),
                              ("cpu" if args.device == "cpu" else "wall", "seconds", "time")):
         series = {}
@@ -376,6 +376,9 @@ def main(argv=None) -> None:
                         choices=["forward", "train"])
     parser.add_argument("--plot-dir", type=Path, default=Path("docs/figures"))
     parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--report-from", type=Path, nargs="+",
+                        help="no measurement: report and plot the results of earlier --json runs")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--kind", choices=["core", "layer", "matmul"], help=argparse.SUPPRESS)
     parser.add_argument("--backend", help=argparse.SUPPRESS)
@@ -388,6 +391,13 @@ def main(argv=None) -> None:
         parser.error("--device cuda: torch.cuda.is_available() is False on this machine")
     if args.worker:
         worker(args)
+        return
+    if args.report_from:
+        results = {tuple(key): value for path in args.report_from
+                   for key, value in json.loads(path.read_text())}
+        args.lengths = sorted({key[3] for key in results})
+        report(results)
+        plot(results, args)
         return
     bad = [n for n in args.lengths if n % WINDOW]
     if bad:
@@ -403,6 +413,8 @@ def main(argv=None) -> None:
     for length in args.lengths:
         for mode in args.modes:
             results.update(measure_group(args, mode, length))
+            if args.json:  # after every group, so a cut run keeps what it measured
+                args.json.write_text(json.dumps([[list(k), v] for k, v in results.items()]))
     report(results)
     if not args.no_plot:
         plot(results, args)
