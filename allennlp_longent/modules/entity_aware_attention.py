@@ -23,7 +23,7 @@ backend computes the same function in one fused block-sparse call
 """
 
 import math
-from typing import NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 import torch
 from torch import nn
@@ -94,6 +94,17 @@ class EntityAwareSelfAttention(nn.Module):
         batch, length, _ = x.shape
         return x.view(batch, length, self.num_heads, self.head_size).transpose(1, 2)
 
+    def _project(self, x: torch.Tensor, layers: List[nn.Linear]) -> List[torch.Tensor]:
+        """Per-head outputs of several projections of ``x`` as one matmul (one pass over ``x``
+        forward and backward instead of one per projection)."""
+        weight = torch.cat([layer.weight for layer in layers])
+        bias = torch.cat([layer.bias for layer in layers])
+        batch, length, _ = x.shape
+        outputs = nn.functional.linear(x, weight, bias).view(
+            batch, length, len(layers), self.num_heads, self.head_size)
+        # unbind's backward is one stack (split's adds one zero-padded copy per output)
+        return list(outputs.permute(2, 0, 3, 1, 4).unbind(0))
+
     def _merge(self, x: torch.Tensor) -> torch.Tensor:
         batch, _, length, _ = x.shape
         return x.transpose(1, 2).reshape(batch, length, self.num_heads * self.head_size)
@@ -115,17 +126,15 @@ class EntityAwareSelfAttention(nn.Module):
         if not isinstance(attention_mask, WordEntityMask):
             raise TypeError("attention_mask must be a WordEntityMask of bool word/entity masks")
         scale = 1.0 / math.sqrt(self.head_size)
-        word_keys = self._heads(self.key(word_hidden_states))
-        word_values = self._heads(self.value(word_hidden_states))
-        word_queries = self._heads(self.query(word_hidden_states))
+        has_entities = entity_hidden_states is not None and entity_hidden_states.size(1) > 0
+        word_layers = [self.query, self.key, self.value] + [self.w2e_query] * has_entities
+        word_queries, word_keys, word_values, *w2e = self._project(word_hidden_states, word_layers)
         entities = None
-        if entity_hidden_states is not None and entity_hidden_states.size(1) > 0:
+        if has_entities:
             entities = EntityTensors(
-                self._heads(self.w2e_query(word_hidden_states)),
-                self._heads(self.e2w_query(entity_hidden_states)),
-                self._heads(self.e2e_query(entity_hidden_states)),
-                self._heads(self.key(entity_hidden_states)),
-                self._heads(self.value(entity_hidden_states)),
+                *w2e,
+                *self._project(entity_hidden_states,
+                               [self.e2w_query, self.e2e_query, self.key, self.value]),
                 attention_mask.entities,
             )
         backend = resolve_backend(self.attention_backend, word_hidden_states.device,

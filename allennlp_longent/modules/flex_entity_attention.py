@@ -11,20 +11,22 @@ word→word pairs at most ``half`` apart (Longformer's band), every pair involvi
 (global), and no padded key; it is built at block level from the band's geometry and the padding
 (blocks fully inside the band with no padding skip the element mask), never as an ``L × L`` tensor.
 
-``flex_attention`` runs compiled (eager flex materialises the full matrix). On CPU, torch compiles
-flex for inference only, so training on CPU uses :class:`_FlexAttentionFunction`: the forward is
-the compiled flex kernel, saving only queries, keys, values and outputs; the backward recomputes
-the band scores block by block (FlashAttention-2's backward, Dao 2023, Alg. 2: ``dS = P ∘ (dP −
-rowsum(dO ∘ O))``) in chunks of blocks, so no attention matrix is kept between the passes. On
-CUDA, flex's own fused backward is used.
+``flex_attention`` runs compiled (eager flex materialises the full matrix). On CUDA, flex's own
+fused backward is used. On CPU, torch compiles flex for inference only (and without its
+log-sum-exp), so CPU training runs :class:`_BandAttentionFunction`: the same function computed by
+:mod:`~allennlp_longent.modules.band_kernel` at width ``d`` in 64-word blocks, keeping only the
+inputs, the outputs and each row's log-sum-exp between the passes (FlashAttention-2, Dao 2023).
 """
 
 import logging
+import math
 from functools import cache
 from typing import List, NamedTuple, Optional, Tuple
 
 import torch
 from torch import nn
+
+from allennlp_longent.modules import band_kernel
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +34,6 @@ BACKENDS = ("blocked", "flex", "auto")
 FLEX_BLOCK = 128  # flex_attention's default block size; sequences are padded to a multiple
 MIN_WIDTH = 16
 RECOMPILE_LIMIT = 64  # distinct input shapes compiled per process before flex raises
-CHUNK_ELEMENTS = 1 << 24  # score elements per chunk in the CPU backward (64 MiB in fp32)
 
 
 class EntityTensors(NamedTuple):
@@ -115,7 +116,7 @@ def flex_entity_attention(
     needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
     if needs_grad and word_queries.device.type == "cpu":
         entity_mask = None if entities is None else entities.mask
-        outputs = _FlexAttentionFunction.apply(half, scale, word_mask, entity_mask, *tensors)
+        outputs = _BandAttentionFunction.apply(half, scale, word_mask, entity_mask, *tensors)
         return outputs[0], (outputs[1] if entities is not None else None)
     return _flex_forward(word_queries, word_keys, word_values, word_mask, half, scale, entities)
 
@@ -194,33 +195,80 @@ def entity_block_mask(real: torch.Tensor, words: int, half: int):
     )
 
 
-class _FlexAttentionFunction(torch.autograd.Function):
-    """Compiled flex forward, blocked FlashAttention-2 backward (CPU training)."""
+class _BandAttentionFunction(torch.autograd.Function):
+    """CPU training: :mod:`band_kernel`'s blocked forward and backward for the word rows, dense
+    entity rows; the probabilities are kept between the passes. Computes in fp32 and returns the
+    inputs' dtype (bf16 autocast)."""
 
     @staticmethod
     def forward(ctx, half, scale, word_mask, entity_mask, *tensors):
-        word_queries, word_keys, word_values = tensors[:3]
-        entities = None if entity_mask is None else EntityTensors(*tensors[3:], entity_mask)
-        words, entity_out = _flex_forward(
-            word_queries, word_keys, word_values, word_mask, half, scale, entities
-        )
-        ctx.half, ctx.scale, ctx.has_entities = half, scale, entities is not None
-        outputs = (words,) if entity_out is None else (words, entity_out)
-        ctx.save_for_backward(word_mask, entity_mask, *tensors, *outputs)
-        return outputs
+        dtypes = [t.dtype for t in tensors]
+        with torch.autocast(tensors[0].device.type, enabled=False):
+            tensors = [t.float() for t in tensors]
+            word_queries, word_keys, word_values = tensors[:3]
+            batch, heads, words, _ = word_queries.shape
+            layout = band_kernel.band_layout(batch * heads, words, half)
+            valid = word_mask.bool()[:, None, :, None].expand(batch, heads, words, 1)
+            band = band_kernel.BandInputs(
+                band_kernel.to_blocks(word_queries * scale, layout),
+                band_kernel.to_blocks(word_keys, layout),
+                band_kernel.to_blocks(word_values, layout),
+                band_kernel.to_blocks(valid, layout)[..., 0],
+                band_kernel.band_masks(layout, half, word_queries.device),
+            )
+            entity_scores, saved = None, []
+            if entity_mask is not None:
+                w2e, e2w, e2e, entity_keys, entity_values = tensors[3:]
+                entity_scores = band_kernel.to_blocks(
+                    _word_entity_scores(w2e, entity_keys, entity_mask, scale), layout)
+            out, probs, entity_probs = band_kernel.band_forward(band, layout, entity_scores)
+            outputs = [band_kernel.from_blocks(out, layout, batch)]
+            if entity_mask is not None:
+                entity_probs = band_kernel.from_blocks(entity_probs, layout, batch)
+                outputs[0] = outputs[0] + entity_probs @ entity_values
+                row_probs = _entity_row_probs(e2w, e2e, word_keys, entity_keys, word_mask,
+                                              entity_mask, scale)
+                outputs.append(row_probs[0] @ word_values + row_probs[1] @ entity_values)
+                saved = [*tensors[3:], entity_probs, *row_probs]
+        ctx.layout, ctx.scale, ctx.dtypes = layout, scale, dtypes
+        ctx.save_for_backward(band.queries, band.keys, band.values, probs, *outputs, *saved)
+        return tuple(o.to(dtypes[0]) for o in outputs)
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        word_mask, entity_mask, *saved = ctx.saved_tensors
-        count = 8 if ctx.has_entities else 3
-        tensors, outputs = saved[:count], saved[count:]
-        dtypes = [t.dtype for t in tensors]
-        with torch.autocast(tensors[0].device.type, enabled=False):
-            grads = _attention_backward(
-                [t.float() for t in tensors], [o.float() for o in outputs],
-                [g.float() for g in grad_outputs], word_mask, entity_mask, ctx.half, ctx.scale,
-            )
-        return (None, None, None, None, *(g.to(dtype) for g, dtype in zip(grads, dtypes)))
+        queries, keys, values, probs, *rest = ctx.saved_tensors
+        layout, scale = ctx.layout, ctx.scale
+        batch = grad_outputs[0].size(0)
+        with torch.autocast(queries.device.type, enabled=False):
+            grad_outputs = [g.float() for g in grad_outputs]
+            band = band_kernel.BandInputs(queries, keys, values, None, [])
+            delta = (grad_outputs[0] * rest[0]).sum(-1, keepdim=True)
+            grad_q, grad_k, grad_v = band_kernel.band_backward(
+                band, layout, probs, band_kernel.to_blocks(grad_outputs[0], layout),
+                band_kernel.to_blocks(delta, layout))
+            grads = [band_kernel.from_blocks(grad_q, layout, batch) * scale,
+                     band_kernel.from_blocks(grad_k, layout, batch),
+                     band_kernel.from_blocks(grad_v, layout, batch)]
+            if len(rest) > 1:
+                entity_out, w2e, e2w, e2e, entity_keys, entity_values, entity_probs = rest[1:8]
+                d_scores = (grad_outputs[0] @ entity_values.transpose(-1, -2)).sub_(delta)
+                d_scores.mul_(entity_probs)
+                rows = _entity_rows_backward(
+                    e2w, e2e, band_kernel.from_blocks(keys, layout, batch), entity_keys,
+                    band_kernel.from_blocks(values, layout, batch), entity_values, rest[8:10],
+                    entity_out, grad_outputs[1], scale)
+                grads[1] = grads[1] + rows[2]
+                grads[2] = grads[2] + rows[3]
+                grads += [d_scores @ entity_keys * scale, rows[0], rows[1],
+                          rows[4] + d_scores.transpose(-1, -2) @ w2e * scale,
+                          rows[5] + entity_probs.transpose(-1, -2) @ grad_outputs[0]]
+        return (None, None, None, None, *(g.to(d) for g, d in zip(grads, ctx.dtypes)))
+
+
+def _word_entity_scores(w2e_queries, entity_keys, entity_mask, scale):
+    """Scaled ``(B, K, N, M)`` word→entity scores (``Q_w2e``), ``−inf`` at padded entities."""
+    scores = (w2e_queries * scale) @ entity_keys.transpose(-1, -2)
+    return scores.masked_fill_(~entity_mask.bool()[:, None, None, :], -math.inf)
 
 
 def _joint_probs(scores: List[torch.Tensor]) -> List[torch.Tensor]:
@@ -234,96 +282,21 @@ def _joint_probs(scores: List[torch.Tensor]) -> List[torch.Tensor]:
     return [e.div_(total) for e in exps]
 
 
-def _attention_backward(tensors, outputs, grad_outputs, word_mask, entity_mask, half, scale):
-    """Gradients of :func:`flex_entity_attention` for its tensor inputs (queries, keys, values of
-    words, then of entities), from the block-by-block recomputation of the probabilities."""
-    # Imported here: entity_aware_attention imports this module.
-    from allennlp_longent.modules.entity_aware_attention import (
-        band_geometry,
-        band_hidden,
-        band_windows,
-    )
-
-    word_queries, word_keys, word_values = tensors[:3]
-    has_entities = entity_mask is not None
-    if has_entities:
-        w2e_queries, e2w_queries, e2e_queries, entity_keys, entity_values = tensors[3:]
-    batch, heads, length, dim = word_queries.shape
-    geometry = band_geometry(length, half)
-    half, block, span, blocks, tail = geometry
-    pad = nn.functional.pad
-    key_windows = band_windows(word_keys, geometry)
-    value_windows = band_windows(word_values, geometry)
-    hidden = band_hidden(word_mask.bool(), geometry)[:, None]
-    queries = pad(word_queries * scale, (0, 0, 0, tail)).view(batch, heads, blocks, block, dim)
-    grad_words = pad(grad_outputs[0], (0, 0, 0, tail)).view(batch, heads, blocks, block, dim)
-    delta = (pad(grad_outputs[0] * outputs[0], (0, 0, 0, tail)).sum(-1)
-             .view(batch, heads, blocks, block, 1))
-    grad_queries = torch.empty_like(queries)
-    grad_keys = word_keys.new_zeros(batch, heads, (blocks + 2) * block, dim)
-    grad_values = torch.zeros_like(grad_keys)
-    if has_entities:
-        w2e = pad(w2e_queries * scale, (0, 0, 0, tail)).view(batch, heads, blocks, block, dim)
-        entity_hidden = ~entity_mask.bool()[:, None, None, None, :]
-        grad_w2e = torch.empty_like(w2e)
-        grad_entity_keys = torch.zeros_like(entity_keys)
-        grad_entity_values = torch.zeros_like(entity_values)
-    windows = span // block  # each key window is `windows` consecutive key blocks
-    step = max(1, CHUNK_ELEMENTS // (batch * heads * block * span))
-    for first in range(0, blocks, step):
-        chunk = slice(first, min(first + step, blocks))
-        scores = [(queries[:, :, chunk] @ key_windows[:, :, chunk]).masked_fill_(
-            hidden[:, :, chunk], float("-inf"))]
-        if has_entities:
-            scores.append((w2e[:, :, chunk] @ entity_keys[:, :, None].transpose(-1, -2))
-                          .masked_fill_(entity_hidden, float("-inf")))
-        probs = _joint_probs(scores)
-        grad_out = grad_words[:, :, chunk]
-        d_scores = (grad_out @ value_windows[:, :, chunk]).sub_(delta[:, :, chunk]).mul_(probs[0])
-        grad_queries[:, :, chunk] = d_scores @ key_windows[:, :, chunk].transpose(-1, -2)
-        key_part = d_scores.transpose(-1, -2) @ queries[:, :, chunk]
-        value_part = probs[0].transpose(-1, -2) @ grad_out
-        rows = (chunk.stop - chunk.start) * block
-        for window in range(windows):  # fold: window part w of block i is key block i + w
-            target = slice((chunk.start + window) * block, (chunk.start + window) * block + rows)
-            part = slice(window * block, (window + 1) * block)
-            shape = (batch, heads, rows, dim)
-            grad_keys[:, :, target] += key_part[..., part, :].reshape(shape)
-            grad_values[:, :, target] += value_part[..., part, :].reshape(shape)
-        if has_entities:
-            d_entity = (grad_out @ entity_values[:, :, None].transpose(-1, -2)).sub_(
-                delta[:, :, chunk]).mul_(probs[1])
-            grad_w2e[:, :, chunk] = d_entity @ entity_keys[:, :, None]
-            grad_entity_keys += (d_entity.transpose(-1, -2) @ w2e[:, :, chunk]).sum(2)
-            grad_entity_values += (probs[1].transpose(-1, -2) @ grad_out).sum(2)
-    grads = [
-        grad_queries.view(batch, heads, -1, dim)[:, :, :length] * scale,
-        grad_keys[:, :, half:half + length],
-        grad_values[:, :, half:half + length],
-    ]
-    if not has_entities:
-        return grads
-    grads.append(grad_w2e.view(batch, heads, -1, dim)[:, :, :length] * scale)
-    grads += _entity_rows_backward(
-        e2w_queries, e2e_queries, word_keys, entity_keys, word_values, entity_values,
-        outputs[1], grad_outputs[1], word_mask, entity_mask, scale,
-    )
-    grads[1] += grads.pop(-4)  # word keys: from word rows and entity rows
-    grads[2] += grads.pop(-3)  # word values
-    grads[-2] += grad_entity_keys
-    grads[-1] += grad_entity_values
-    return grads
-
-
-def _entity_rows_backward(e2w_queries, e2e_queries, word_keys, entity_keys, word_values,
-                          entity_values, outputs, grad_outputs, word_mask, entity_mask, scale):
-    """Entity queries see every word and entity (dense ``M × (N + M)``); returns the gradients of
-    e2w queries, e2e queries, word keys, word values, entity keys, entity values."""
+def _entity_row_probs(e2w_queries, e2e_queries, word_keys, entity_keys, word_mask, entity_mask,
+                      scale):
+    """Entity queries see every word and entity: one dense ``M × (N + M)`` softmax per head."""
     to_words = (e2w_queries * scale) @ word_keys.transpose(-1, -2)
     to_entities = (e2e_queries * scale) @ entity_keys.transpose(-1, -2)
     to_words.masked_fill_(~word_mask.bool()[:, None, None, :], float("-inf"))
     to_entities.masked_fill_(~entity_mask.bool()[:, None, None, :], float("-inf"))
-    word_probs, entity_probs = _joint_probs([to_words, to_entities])
+    return _joint_probs([to_words, to_entities])
+
+
+def _entity_rows_backward(e2w_queries, e2e_queries, word_keys, entity_keys, word_values,
+                          entity_values, probs, outputs, grad_outputs, scale):
+    """Gradients of the dense entity rows (``probs``: their probabilities over words and over
+    entities): e2w queries, e2e queries, word keys, word values, entity keys, entity values."""
+    word_probs, entity_probs = probs
     delta = (grad_outputs * outputs).sum(-1, keepdim=True)
     d_words = (grad_outputs @ word_values.transpose(-1, -2)).sub_(delta).mul_(word_probs)
     d_entities = (grad_outputs @ entity_values.transpose(-1, -2)).sub_(delta).mul_(entity_probs)
