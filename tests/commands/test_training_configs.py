@@ -29,7 +29,7 @@ def test_every_config_the_docs_name_is_an_experiment_here():
     assert sorted(named - found) == []
     folders = {path.name for path in (REPO_ROOT / "training_configs").iterdir()} - {"lib"}
     assert {path.parent.name for path in EXPERIMENTS} == folders == {
-        "entity_nlm", "entity_typing", "relations", "zeshel"}
+        "entity_nlm", "entity_typing", "linking", "relations", "zeshel"}
 
 
 @pytest.mark.parametrize("path", EXPERIMENTS, ids=lambda p: f"{p.parent.name}/{p.name}")
