@@ -83,21 +83,7 @@ def test_wilson_by_hand():
 def test_command_counts_a_tiny_set_by_hand(tmp_path, capsys):
     from allennlp_longent.commands.cli import main
 
-    entities = [("a", "Gullhaven", "A fishing town."),
-                ("b", "Herring Riot", "A riot of dockers in the fishing town."),
-                ("c", "Edda Ambrell", "An inventor of lamps.")]
-    (tmp_path / "kb.jsonl").write_text("".join(
-        json.dumps({"id": i, "title": t, "description": d}) + "\n" for i, t, d in entities))
-    text = "Edda Ambrell walked to Gullhaven with Tobias Fenn. After Gullhaven the docks burned."
-    spans = [("Edda Ambrell", "c", "PERSON"), ("Gullhaven", "a", "GPE"),
-             ("Tobias Fenn", "NIL", "PERSON"), ("Gullhaven", "b", "EVENT")]
-    found, start = [], 0
-    for surface, kb_id, label in spans:
-        start = text.index(surface, start)
-        found.append({"start_char": start, "end_char": start + len(surface), "label": label,
-                      "kb_id": kb_id})
-        start += len(surface)
-    (tmp_path / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": found}))
+    _tiny_set(tmp_path)
     main(["freetext", str(tmp_path)])
     row = [line for line in capsys.readouterr().out.splitlines() if "retrieval alone" in line][0]
     # right: Edda Ambrell (exact title), the town, Tobias Fenn (no candidate: NIL); the event
@@ -108,7 +94,7 @@ def test_command_counts_a_tiny_set_by_hand(tmp_path, capsys):
 
 
 def _tiny_set(tmp_path):
-    """The set of the test above, written to ``tmp_path``."""
+    """Three entities and one paragraph of four spans (one NIL), written to ``tmp_path``."""
     entities = [("a", "Gullhaven", "A fishing town."),
                 ("b", "Herring Riot", "A riot of dockers in the fishing town."),
                 ("c", "Edda Ambrell", "An inventor of lamps.")]
@@ -136,6 +122,7 @@ def test_command_takes_one_cascade_archive(tmp_path, capsys):
     from allennlp_longent.linking.cascade import CascadeSettings
     from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
+    (tmp_path / "set").mkdir()
     data = _tiny_set(tmp_path / "set")
     model = write_cascade_archive(tmp_path / "cascade.tar.gz",
                                   CascadeSettings(weight=0.0, nil_score=1000.0))
