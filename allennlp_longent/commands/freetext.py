@@ -66,6 +66,10 @@ def run(args: argparse.Namespace) -> None:
     )
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
+    if args.model is not None:
+        c = _calibration(args.model)
+        print(f"{args.model}: re-ranker weight {c.get('weight')}, NIL score "
+              f"{c.get('nil_score')}, temperature {c.get('temperature')}")
     failed = []
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
@@ -98,3 +102,16 @@ def run(args: argparse.Namespace) -> None:
         print(f"FAILED: {failure}", file=sys.stderr)
     if failed:
         sys.exit(1)
+
+
+def _calibration(model: str) -> dict:
+    """The calibration in a ``cascade_linker`` archive's config."""
+    import json
+    import tarfile
+
+    with tarfile.open(model) as archive:
+        member = archive.extractfile("config.json")
+        config = json.load(member) if member is not None else {}
+    if config.get("model", {}).get("type") != "cascade_linker":
+        raise CommandError(f"{model} holds no cascade_linker (write one with longent calibrate)")
+    return config["model"]["calibration"]

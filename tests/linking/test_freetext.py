@@ -128,6 +128,7 @@ def test_command_takes_one_cascade_archive(tmp_path, capsys):
                                   CascadeSettings(weight=0.0, nil_score=1000.0))
     main(["freetext", str(data), "--model", str(model)])
     lines = capsys.readouterr().out.splitlines()
+    assert f"{model}: re-ranker weight 0.0, NIL score 1000.0, temperature 1.0" in lines
     low, high = wilson(1, 4)
     for name in (FIRST_STAGE, CASCADE):
         row = [line for line in lines if name in line][0].split(name, 1)[1].split()
