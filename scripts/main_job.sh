@@ -5,7 +5,8 @@
 # trains a cross-encoder re-ranker on the first stage's hard negatives in those worlds;
 # calibrates the cascade on a sixth world (`longent calibrate`), writing one archive,
 # runs/main_job/cascade/model.tar.gz; evaluates it with `allennlp evaluate` on a seventh, unseen
-# world against its baselines; then links the demo paragraphs with spaCy.
+# world against its baselines; links the demo paragraphs with spaCy; trains spaCy's own
+# entity_linker as a peer (~50 CPU s) and prints the free-text table (fixtures/freetext).
 # Exits non-zero when the cascade is below max(BM25@1, dense@1) or not above chance.
 # Everything it keeps goes to $LONGENT_RUN_DIR (default runs/main_job).
 set -euo pipefail
@@ -23,14 +24,14 @@ pkg=(--include-package allennlp_longent)
 mkdir -p "$run"
 start=$SECONDS
 
-echo "== 1/6 extend all-MiniLM-L6-v2 from 512 to 1024 positions (E_repeat)"
+echo "== 1/7 extend all-MiniLM-L6-v2 from 512 to 1024 positions (E_repeat)"
 if [ ! -f "$LONGENT_DEMO_MODEL/config.json" ]; then
   "$bin/longent" extend-positions "$minilm" "$LONGENT_DEMO_MODEL" --max-length 1024 --init repeat
 else
   echo "already at $LONGENT_DEMO_MODEL"
 fi
 
-echo "== 2/6 first stage: BM25 re-scored by context evidence, fitted on the training worlds"
+echo "== 2/7 first stage: BM25 re-scored by context evidence, fitted on the training worlds"
 "$bin/allennlp" train training_configs/linking/first_stage.jsonnet -s "$run/first_stage" -f \
   "${pkg[@]}" >"$run/first_stage.log" 2>&1 || { tail -n 20 "$run/first_stage.log" >&2; exit 1; }
 "$bin/python" - "$run/first_stage/metrics.json" <<'PY'
@@ -45,7 +46,7 @@ PY
 "$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$data" \
   --output-dir "$LONGENT_DEMO_CANDIDATES" --overwrite | sed 's/^/  /'
 
-echo "== 3/6 train the cross-encoder on five worlds, validate on frost_fjords (log: $run/train.log)"
+echo "== 3/7 train the cross-encoder on five worlds, validate on frost_fjords (log: $run/train.log)"
 if ! "$bin/allennlp" train training_configs/zeshel/demo_minilm.jsonnet -s "$run/training" -f \
   "${pkg[@]}" 2>&1 | tee "$run/train.log" | awk '
     /gradient_descent_trainer - Epoch [0-9]+\/|console_logger - +(loss|normalized_acc_macro) / {
@@ -72,13 +73,13 @@ print(f"  archived: epoch {best['best_epoch']}, the best validation normalized a
 PY
 rm -rf "$run/training" "$LONGENT_DEMO_CANDIDATES"
 
-echo "== 4/6 calibrate the cascade on frost_fjords: one archive, $run/cascade/model.tar.gz"
+echo "== 4/7 calibrate the cascade on frost_fjords: one archive, $run/cascade/model.tar.gz"
 "$bin/longent" calibrate "$data/mentions/val.json" --first-stage "$run/first_stage/model.tar.gz" \
   --cross-encoder "$run/cross_encoder/model.tar.gz" --rerank-k 4 \
   --output "$run/cascade/model.tar.gz" --overwrite 2>"$run/calibrate.log" | sed 's/^/  /' \
   || { tail -n 20 "$run/calibrate.log" >&2; exit 1; }
 
-echo "== 5/6 allennlp evaluate on the unseen lantern_isles (no recalibration)"
+echo "== 5/7 allennlp evaluate on the unseen lantern_isles (no recalibration)"
 "$bin/allennlp" evaluate "$run/cascade/model.tar.gz" "$data/mentions/test.json" "${pkg[@]}" \
   --output-file "$run/cascade/test_metrics.json" >"$run/evaluate.log" 2>&1 \
   || { tail -n 20 "$run/evaluate.log" >&2; exit 1; }
@@ -86,8 +87,14 @@ status=0
 "$bin/longent" linking-report "$run/cascade/test_metrics.json" --check \
   --title "Unseen test world (lantern_isles)" || status=$?
 
-echo "== 6/6 spaCy: the demo paragraphs, gold spans, longent_linker with the cascade archive"
+echo "== 6/7 spaCy: the demo paragraphs, gold spans, longent_linker with the cascade archive"
 "$bin/python" scripts/linking/link_paragraph.py "$run/cascade/model.tar.gz" --kb "$run/kb" \
   2>"$run/spacy.log" || { tail -n 30 "$run/spacy.log" >&2; exit 1; }
+echo "== 7/7 free text (fixtures/freetext): retrieval, the cascade's first stage, the cascade, spaCy's peer"
+"$bin/python" scripts/linking/train_spacy_peer.py --out "$run/spacy_peer" >"$run/spacy_peer.log" 2>&1 \
+  || { tail -n 20 "$run/spacy_peer.log" >&2; exit 1; }
+"$bin/longent" freetext fixtures/freetext/dev fixtures/freetext/test \
+  --model "$run/cascade/model.tar.gz" --spacy-peer "$run/spacy_peer" 2>"$run/freetext.log" \
+  || { tail -n 20 "$run/freetext.log" >&2; exit 1; }
 echo "main job done in $((SECONDS - start)) s wall"
 exit "$status"

@@ -1,26 +1,30 @@
 """``longent freetext``: link the gold spans of free-text sets with every linker and print a table.
 
 A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_longent.linking.
-freetext`; ``fixtures/freetext/{dev,test}``). Per set: retrieval alone (BM25 with its title
-field), the first stage of ``--first-stage`` (cascade settings without a re-ranker, as written by
-``scripts/linking/freetext_first_stage.py``) never NIL and with its calibrated NIL option, the
-cascade of
-``--archive`` and ``--calibration`` if given, and spaCy's ``entity_linker`` of ``--spacy-peer``
-(trained by ``scripts/linking/train_spacy_peer.py``) if given: accuracy over all spans that name
-something
-(a NIL span is right when linked NIL) with a 95 % Wilson interval, NIL precision and recall, and
-mentions per CPU second. Exits 1 when a system below fails to beat retrieval alone (``--require``).
+freetext`; ``fixtures/freetext/{dev,test}``). Per set: retrieval alone (BM25 with its title field);
+with ``--model``, a ``cascade_linker`` archive (``longent calibrate``), its first stage (weight 0:
+no cross-encoder) with the calibrated NIL option, and the whole cascade as calibrated; with
+``--spacy-peer``, spaCy's ``entity_linker`` trained by ``scripts/linking/train_spacy_peer.py``:
+accuracy over all spans that name something (a NIL span is right when linked NIL) with its count and
+a 95 % Wilson interval, NIL precision and recall, and mentions per CPU second. Exits 1 when
+``--require`` names a system that fails to beat retrieval alone.
 """
 
 import argparse
-import json
 import sys
 import tempfile
 from pathlib import Path
 
-from allennlp_longent.commands.safe_io import existing_dir, existing_file, reporting_errors
+from allennlp_longent.commands.safe_io import (
+    CommandError,
+    existing_dir,
+    model_archive,
+    reporting_errors,
+)
 
 RETRIEVAL = "retrieval alone (BM25 + titles)"
+FIRST_STAGE = "cascade's first stage + NIL option"
+CASCADE = "cascade (as calibrated)"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,9 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "freetext", help="evaluate linkers on hand-written free-text sets", description=__doc__)
     parser.add_argument("sets", type=Path, nargs="+", help="set folders (kb.jsonl, "
                         "paragraphs.jsonl)")
-    parser.add_argument("--first-stage", type=Path, help="first-stage cascade settings")
-    parser.add_argument("--archive", help="a cross_encoder_ranker archive (needs --calibration)")
-    parser.add_argument("--calibration", type=Path, help="the cascade settings of --archive")
+    parser.add_argument("--model", help="a cascade_linker archive (longent calibrate)")
+    parser.add_argument("--archive", help=argparse.SUPPRESS)  # old; refused with what to pass
+    parser.add_argument("--calibration", help=argparse.SUPPRESS)
+    parser.add_argument("--first-stage", help=argparse.SUPPRESS)
     parser.add_argument("--spacy-peer", type=Path, help="a trained spaCy entity_linker pipeline")
     parser.add_argument("--encoder", default="packaged_minilm",
                         help="sentence encoder of the spaCy peer's entity vectors")
@@ -43,12 +48,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> None:
     for directory in args.sets:
         existing_dir(directory, "free-text set", "paragraphs.jsonl")
-    for path, what in ((args.first_stage, "first-stage settings"),
-                       (args.calibration, "cascade settings")):
-        if path is not None:
-            existing_file(path, what)
-    if (args.archive is None) != (args.calibration is None):
-        raise ValueError("--archive and --calibration go together")
+    if args.archive or args.calibration or args.first_stage:
+        raise CommandError("--archive, --calibration and --first-stage are gone: pass --model, "
+                           "one cascade_linker archive (longent calibrate), which holds the first "
+                           "stage, the cross-encoder and the calibration")
+    if args.model is not None:
+        model_archive(args.model)
     if args.spacy_peer is not None:
         existing_dir(args.spacy_peer, "spaCy pipeline", "config.cfg")
     from allennlp_longent.linking.freetext import (
@@ -61,15 +66,13 @@ def run(args: argparse.Namespace) -> None:
     )
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
+    if args.model is not None:
+        c = _calibration(args.model)
+        print(f"{args.model}: re-ranker weight {c.get('weight')}, NIL score "
+              f"{c.get('nil_score')}, temperature {c.get('temperature')}")
     failed = []
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
-        never_nil = None
-        if args.first_stage is not None:
-            settings = json.loads(args.first_stage.read_text())
-            settings["nil_score"] = None
-            never_nil = scratch / "first_stage_never_nil.json"
-            never_nil.write_text(json.dumps(settings))
         for directory in args.sets:
             data = read_set(directory)
             kb_dir = scratch / data.name / "kb"
@@ -77,12 +80,9 @@ def run(args: argparse.Namespace) -> None:
             kb.add(data.entities)
             kb.save(kb_dir)
             linkers = {RETRIEVAL: longent_linker(kb_dir)}
-            if args.first_stage is not None:
-                linkers["first stage (never NIL)"] = longent_linker(kb_dir, never_nil)
-                linkers["first stage + NIL option"] = longent_linker(kb_dir, args.first_stage)
-            if args.archive is not None:
-                linkers["cascade (+ cross-encoder)"] = longent_linker(
-                    kb_dir, args.calibration, args.archive)
+            if args.model is not None:
+                linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0)
+                linkers[CASCADE] = longent_linker(kb_dir, args.model)
             if args.spacy_peer is not None:
                 linkers["spaCy entity_linker"] = spacy_peer_linker(
                     args.spacy_peer, data.entities, args.encoder)
@@ -102,3 +102,16 @@ def run(args: argparse.Namespace) -> None:
         print(f"FAILED: {failure}", file=sys.stderr)
     if failed:
         sys.exit(1)
+
+
+def _calibration(model: str) -> dict:
+    """The calibration in a ``cascade_linker`` archive's config."""
+    import json
+    import tarfile
+
+    with tarfile.open(model) as archive:
+        member = archive.extractfile("config.json")
+        config = json.load(member) if member is not None else {}
+    if config.get("model", {}).get("type") != "cascade_linker":
+        raise CommandError(f"{model} holds no cascade_linker (write one with longent calibrate)")
+    return config["model"]["calibration"]

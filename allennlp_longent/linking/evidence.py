@@ -189,10 +189,9 @@ class ContextEvidence:
         return rows
 
     def uses_encoder(self) -> bool:
-        """Unfitted settings (no weights, or all zero as in a ``context_evidence`` model before its
-        fit: the rows are for a fit) or a weight on an encoder feature."""
+        """Unfitted settings (features for a fit) or a weight on an encoder feature."""
         weights = self.settings.weights
-        return not any(weights.values()) or any(weights.get(f) for f in ENCODER_FEATURES)
+        return not weights or any(weights.get(f) for f in ENCODER_FEATURES)
 
     def page_words(self, entity: "Entity") -> Set[str]:
         if entity.id not in self._words:

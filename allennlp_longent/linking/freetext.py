@@ -159,18 +159,14 @@ def table_rows(results: Dict[str, Tuple[LinkCounts, float, List[str]]]) -> List[
 Linker = Callable[..., List["Doc"]]  # (docs, batch_size=32) -> the docs, linked
 
 
-def longent_linker(kb_dir: Path, calibration: Optional[Path] = None,
-                   archive: Optional[str] = None) -> Linker:
-    """``longent_linker`` as a spaCy user adds it: retrieval alone, with a first stage
-    (``calibration`` without ``archive``) or the whole cascade."""
+def longent_linker(kb_dir: Path, model: Optional[str] = None,
+                   weight: Optional[float] = None) -> Linker:
+    """``longent_linker`` as a spaCy user adds it: retrieval alone (no ``model``) or the
+    ``cascade_linker`` archive ``model``; ``weight`` 0 keeps its first stage and NIL option only."""
     import spacy
 
     nlp = spacy.blank("en")
-    config: dict = {"kb": str(kb_dir)}
-    if calibration is not None:
-        config["calibration"] = str(calibration)
-    if archive is not None:
-        config["archive"] = archive
+    config: dict = {"kb": str(kb_dir), "model": model, "weight": weight}
     linker = nlp.add_pipe("longent_linker", config=config)
     return lambda docs, batch_size=32: list(linker.pipe(docs, batch_size=batch_size))
 

@@ -63,6 +63,7 @@ for _attr in (CANDIDATES_ATTR, STATUS_ATTR):
         "top_k": 64,
         "rerank_k": None,
         "threshold": None,
+        "weight": None,
         "retriever": None,
         "encoder": None,
         "skip_labels": SKIP_LABELS,
@@ -81,6 +82,7 @@ def make_longent_linker(
     top_k: int,
     rerank_k: Optional[int],
     threshold: Optional[float],
+    weight: Optional[float],
     retriever: Optional[str],
     encoder: Optional[str],
     skip_labels: List[str],
@@ -95,7 +97,9 @@ def make_longent_linker(
     (``bm25``/``dense``/``hybrid``, with ``encoder``: a ``bi_encoder`` archive or
     sentence-transformers folder) re-indexes the KB in memory instead of using its own index;
     ``threshold`` overrides the calibrated one (0 when neither is given); ``rerank_k`` the
-    calibrated one; ``spans_key``: link ``doc.spans[spans_key]`` instead of ``doc.ents``;
+    calibrated one; ``weight`` the calibrated re-ranker weight λ (0: the archive's first stage
+    with its NIL option, without loading the cross-encoder); ``spans_key``: link
+    ``doc.spans[spans_key]`` instead of ``doc.ents``;
     ``batch_size``: mentions per model call. ``archive`` and ``calibration`` (the old
     three-file configuration) are refused with what to pass instead."""
     if archive is not None or calibration is not None:
@@ -106,6 +110,7 @@ def make_longent_linker(
     return LongentLinker(
         nlp, name, model, kb, top_k, threshold, batch_size, spans_key, cuda_device,
         rerank_k=rerank_k, retriever=retriever, encoder=encoder, skip_labels=skip_labels,
+        weight=weight,
     )
 
 
@@ -128,7 +133,10 @@ class LongentLinker:
         retriever: Optional[str] = None,
         encoder: Optional[str] = None,
         skip_labels: Iterable[str] = tuple(SKIP_LABELS),
+        weight: Optional[float] = None,
     ) -> None:
+        if weight is not None and not 0.0 <= weight <= 1.0:
+            raise ValueError(f"{name}: weight={weight} must be in [0, 1]")
         if top_k < 1 or batch_size < 1 or (rerank_k is not None and rerank_k < 1):
             raise ValueError(f"{name}: top_k={top_k}, rerank_k={rerank_k} and "
                              f"batch_size={batch_size} must be positive")
@@ -141,6 +149,7 @@ class LongentLinker:
         self.spans_key = spans_key
         self.cuda_device = cuda_device
         self.rerank_k = rerank_k
+        self.weight = weight
         self.retriever = retriever
         self.encoder = encoder
         self.skip_labels = set(skip_labels)
@@ -178,6 +187,8 @@ class LongentLinker:
                 settings.rerank_k = self.rerank_k
             if self.threshold is not None:
                 settings.threshold = self.threshold
+            if self.weight is not None:
+                settings.weight = self.weight
             if linker is None:
                 self._cascade = Cascade(self.kb, None, settings, self.batch_size)
             else:

@@ -1,12 +1,13 @@
 """Cascade against the cross-encoder over all candidates: mentions/s and accuracy.
 
 On the demo test world, for each of the first ``--mentions`` mentions (in file order), the
-cascade (retrieval top 64, cross-encoder on the first k' of the calibrated settings, combined)
-and the cross-encoder alone over all 64 retrieved candidates link the same mention one after the
-other, so load from other processes falls on both alike; retrieval time counts for both. Prints
-mentions/s (wall and CPU), accuracy of both and the speed ratio.
+cascade of a ``cascade_linker`` archive (``longent calibrate``: retrieval top 64 re-scored by its
+first stage, its cross-encoder on the first k' if the calibrated weight is above 0, combined with
+that weight) and its cross-encoder alone over all 64 first-stage candidates link the same mention
+one after the other, so load from other processes falls on both alike; retrieval and first-stage
+time count for both. Prints mentions/s (wall and CPU), accuracy of both and the speed ratio.
 
-    python scripts/benchmarks/benchmark_cascade.py ARCHIVE CASCADE.json [--mentions 20]
+    python scripts/benchmarks/benchmark_cascade.py CASCADE_ARCHIVE [--mentions 20]
 """
 
 import argparse
@@ -16,43 +17,39 @@ from pathlib import Path
 from allennlp.models.archival import load_archive
 
 import allennlp_longent.components  # noqa: F401  (registers the reader and the models)
-from allennlp_longent.commands.kb import make_generator
-from allennlp_longent.config_defaults import packaged_minilm
-from allennlp_longent.linking.candidates import MentionQuery
 from allennlp_longent.linking.cascade import Cascade, CascadeSettings, combine
-from allennlp_longent.linking.documents import WorldDocuments, read_json_lines
-from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+from allennlp_longent.linking.models.cascade_linker import CascadeLinker
+from allennlp_longent.linking.world_index import WorldIndexes, read_mentions
+from allennlp_longent.paths import check_archive
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "zeshel_demo"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("archive")
-    parser.add_argument("cascade")
+    parser.add_argument("model", help="a cascade_linker archive (longent calibrate)")
     parser.add_argument("--mentions", type=int, default=20)
     args = parser.parse_args()
-    settings = CascadeSettings.load(args.cascade)
-    archive = load_archive(args.archive)
-    archive.model.eval()
-    ranker = (archive.model, archive.validation_dataset_reader)
-    documents = WorldDocuments(DEMO / "documents")
-    mentions = [m for _, m in read_json_lines(DEMO / "mentions" / "test.json")][: args.mentions]
+    check_archive(args.model)
+    linker = load_archive(args.model).model
+    if not isinstance(linker, CascadeLinker) or linker.cross_encoder is None:
+        parser.error(f"{args.model} is not a cascade_linker archive with a cross-encoder")
+    linker.eval()
+    settings, ranker = linker.settings, linker.ranker()
+    indexes = WorldIndexes(DEMO / "documents", linker.kbs.encoder, linker.kbs.mention_length)
+    mentions = read_mentions(DEMO / "mentions" / "test.json", indexes.documents)[: args.mentions]
     world = mentions[0]["corpus"]
-    retriever = settings.validation.get("retriever", "bm25")
-    kb = KnowledgeBase(make_generator(retriever, packaged_minilm(), 256,
-                                      settings.validation.get("mention_length", 16)))
-    kb.add(Entity(d["document_id"], d["title"], d["text"]) for d in documents.world(world).values())
+    kb = indexes.kb(world, linker.kbs.retriever)
     all_64 = CascadeSettings(**{**vars(settings), "rerank_k": settings.top_k})
-    systems = {f"cascade (k'={settings.rerank_k})": (Cascade(kb, ranker, settings, 16),
-                                                     settings.weight),
-               f"cross-encoder over all {settings.top_k}": (Cascade(kb, ranker, all_64, 16), 1.0)}
+    systems = {f"cascade (k'={settings.rerank_k})": (
+                   Cascade(kb, ranker if settings.weight > 0 else None, settings, 16,
+                           evidence=linker.evidence), settings.weight),
+               f"cross-encoder over all {settings.top_k}": (
+                   Cascade(kb, ranker, all_64, 16, evidence=linker.evidence), 1.0)}
     spent = {name: [0.0, 0.0] for name in systems}
     right = dict.fromkeys(systems, 0)
     for mention in mentions:
-        words = documents.world(world)[mention["context_document_id"]]["text"].split()
-        query = MentionQuery(tuple(words), mention["start_index"], mention["end_index"],
-                             mention["context_document_id"])
+        query = mention["query"]
         for name, (cascade, weight) in systems.items():
             wall, cpu = time.perf_counter(), time.process_time()
             [scored] = cascade.score([query])

@@ -1,18 +1,18 @@
 """Throughput of the ``longent_linker`` spaCy component: docs/s and mentions/s of ``nlp.pipe``
 with batch sizes 1 and 4 (all the docs in one batch) on the same docs, and their ratio.
 
-    python scripts/benchmarks/benchmark_spacy_linker.py --archive model.tar.gz [--kb KB_DIR]
-    python scripts/benchmarks/benchmark_spacy_linker.py --compare [--first-stage F.json] [--archive
-    A
-        --calibration C.json] [--spacy-peer PIPELINE] [--batch-sizes 1 32]
+    python scripts/benchmarks/benchmark_spacy_linker.py --model CASCADE_ARCHIVE [--kb KB_DIR]
+    python scripts/benchmarks/benchmark_spacy_linker.py --compare [--model CASCADE_ARCHIVE]
+        [--spacy-peer PIPELINE] [--batch-sizes 1 32]
 
-``--compare`` (issue 22 item 4) runs the NER once, then times the linking component alone on
-copies of the same docs and knowledge base: ``longent_linker`` with retrieval alone, with the
-first stage, with the cascade (``--archive``), and spaCy's ``entity_linker`` trained by
+``--model`` is a ``cascade_linker`` archive (``longent calibrate``). ``--compare`` (issue 22 item 4)
+runs the NER once, then times the linking component alone on copies of the same docs and knowledge
+base: ``longent_linker`` with retrieval alone, with the archive's first stage (weight 0), with its
+whole cascade as calibrated, and spaCy's ``entity_linker`` trained by
 ``scripts/linking/train_spacy_peer.py`` (entity vectors from the same sentence encoder), printing
-mentions
-per second and per CPU second at each ``nlp.pipe`` batch size, in a first pass over the docs and a
-second one (the first stage caches entity vectors; spaCy's KB holds them before the first).
+mentions per second and per CPU second at each ``nlp.pipe`` batch size, in a first pass over the
+docs and a second one (the first stage caches entity vectors; spaCy's KB holds them before the
+first).
 
 Texts are chunks of the zeshel documents (``--zeshel``, by default ``../shared/data/zeshel_tiny``
 beside the repository); without ``--kb`` those documents are also the knowledge base. Each
@@ -58,11 +58,9 @@ def zeshel_texts(zeshel: Path, words: int, count: int) -> List[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--archive", help="a cross_encoder_ranker model archive")
+    parser.add_argument("--model", help="a cascade_linker archive (longent calibrate)")
     parser.add_argument("--compare", action="store_true",
                         help="time every linker on the same NER'd docs (module docstring)")
-    parser.add_argument("--first-stage", help="--compare: first-stage cascade settings")
-    parser.add_argument("--calibration", help="--compare: the cascade settings of --archive")
     parser.add_argument("--spacy-peer", help="--compare: a trained spaCy entity_linker pipeline")
     parser.add_argument("--kb", help="knowledge-base directory (default: the zeshel documents)")
     parser.add_argument("--zeshel", type=Path, default=DEFAULT_ZESHEL)
@@ -84,8 +82,8 @@ def main() -> None:
     if args.compare:
         compare(args, texts)
         return
-    if args.archive is None:
-        parser.error("--archive is required without --compare")
+    if args.model is None:
+        parser.error("--model is required without --compare")
     with tempfile.TemporaryDirectory() as scratch:
         kb_dir = args.kb
         if kb_dir is None:
@@ -96,7 +94,7 @@ def main() -> None:
         nlp = spacy.load(args.pipeline)
         nlp.add_pipe(
             "longent_linker",
-            config={"archive": args.archive, "kb": kb_dir, "top_k": args.top_k,
+            config={"model": args.model, "kb": kb_dir, "top_k": args.top_k,
                     "batch_size": args.mention_batch_size, "cuda_device": args.cuda_device},
         )
         for _ in nlp.pipe(texts[:2], batch_size=2):  # warm-up: loads the model and the KB
@@ -137,11 +135,9 @@ def compare(args, texts: List[str]) -> None:
         kb_dir = Path(scratch) / "kb"
         kb.save(kb_dir)
         linkers = {"longent retrieval alone": lambda: longent_linker(kb_dir)}
-        if args.first_stage:
-            linkers["longent first stage"] = lambda: longent_linker(kb_dir, args.first_stage)
-        if args.archive:
-            linkers["longent cascade"] = lambda: longent_linker(kb_dir, args.calibration,
-                                                                args.archive)
+        if args.model:
+            linkers["longent first stage"] = lambda: longent_linker(kb_dir, args.model, 0.0)
+            linkers["longent cascade"] = lambda: longent_linker(kb_dir, args.model)
         if args.spacy_peer:
             linkers["spaCy entity_linker"] = lambda: spacy_peer_linker(
                 Path(args.spacy_peer), kb.entities, "packaged_minilm")

@@ -114,7 +114,7 @@ def test_link_text_of_an_empty_file_is_refused_before_loading_anything(tmp_path,
     main(["kb", "build", "kb", str(ENTITIES)])
     with pytest.raises(SystemExit, match=r"input text empty\.txt \(resolved.*has no non-empty "
                                          "line: nothing to link"):
-        main(["link-text", "empty.txt", "--archive", "model.tar.gz", "--kb", "kb",
+        main(["link-text", "empty.txt", "--model", "model.tar.gz", "--kb", "kb",
               "--pipeline", "no_such_pipeline", "--output", "out.jsonl"])
     assert not Path("out.jsonl").exists()
 

@@ -178,3 +178,22 @@ def test_predictor_and_evaluate_on_the_fixture_worlds(linker_files, tmp_path):
     assert metrics["chance"] == pytest.approx(
         sum(1 / sizes[m["corpus"]] for m in mentions) / len(mentions))
     assert 0 <= metrics["cascade_right"] <= 3 and "cross_encoder_right" in metrics
+
+
+def test_weight_override_links_with_the_first_stage_alone(linker_files, tmp_path):
+    """``weight: 0`` in the component's config (what ``longent freetext`` uses for the first-stage
+    row) links with an archive whose cross-encoder is broken and whose calibrated weight is 0.5:
+    the cross-encoder is never opened and no span gets a re-ranker score."""
+    _, kb = linker_files
+    broken = tmp_path / "not_an_archive.tar.gz"
+    broken.write_text("not a tar file")
+    path = write_cascade_archive(tmp_path / "w.tar.gz", CascadeSettings(weight=0.5), str(broken))
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns(RULER_PATTERNS)
+    nlp.add_pipe("longent_linker", config={"model": str(path), "kb": str(kb), "weight": 0.0})
+    doc = nlp(PARAGRAPH)
+    assert {e.text for e in doc.ents if e._.longent_status == "linked"} == {
+        "Mara Quill", "Grey Sea", "Arbor Lighthouse", "Vell Island"}
+    assert all(c["rerank_score"] is None for e in doc.ents for c in e._.longent_candidates)
+    with pytest.raises(ValueError, match=r"weight=1\.5 must be in \[0, 1\]"):
+        spacy.blank("en").add_pipe("longent_linker", config={"kb": str(kb), "weight": 1.5})

@@ -83,6 +83,18 @@ def test_wilson_by_hand():
 def test_command_counts_a_tiny_set_by_hand(tmp_path, capsys):
     from allennlp_longent.commands.cli import main
 
+    _tiny_set(tmp_path)
+    main(["freetext", str(tmp_path)])
+    row = [line for line in capsys.readouterr().out.splitlines() if "retrieval alone" in line][0]
+    # right: Edda Ambrell (exact title), the town, Tobias Fenn (no candidate: NIL); the event
+    # named after the town goes to the town. NIL: predicted once, right once, one gold NIL
+    low, high = wilson(3, 4)
+    assert row.split()[5:9] == ["3/4", "0.750", f"[{low:.3f},", f"{high:.3f}]"]
+    assert row.split()[9:11] == ["1/1", "1/1"]
+
+
+def _tiny_set(tmp_path):
+    """Three entities and one paragraph of four spans (one NIL), written to ``tmp_path``."""
     entities = [("a", "Gullhaven", "A fishing town."),
                 ("b", "Herring Riot", "A riot of dockers in the fishing town."),
                 ("c", "Edda Ambrell", "An inventor of lamps.")]
@@ -98,10 +110,28 @@ def test_command_counts_a_tiny_set_by_hand(tmp_path, capsys):
                       "kb_id": kb_id})
         start += len(surface)
     (tmp_path / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": found}))
-    main(["freetext", str(tmp_path)])
-    row = [line for line in capsys.readouterr().out.splitlines() if "retrieval alone" in line][0]
-    # right: Edda Ambrell (exact title), the town, Tobias Fenn (no candidate: NIL); the event
-    # named after the town goes to the town. NIL: predicted once, right once, one gold NIL
-    low, high = wilson(3, 4)
-    assert row.split()[5:9] == ["3/4", "0.750", f"[{low:.3f},", f"{high:.3f}]"]
-    assert row.split()[9:11] == ["1/1", "1/1"]
+    return tmp_path
+
+
+def test_command_takes_one_cascade_archive(tmp_path, capsys):
+    """``--model``: the first-stage and cascade rows come from one ``cascade_linker`` archive.
+    Its NIL option scores 1000 (every candidate's probability is ~e^-1000), so both rows say NIL
+    everywhere: right on the one NIL span of four, NIL precision 1/4 and recall 1/1."""
+    from allennlp_longent.commands.cli import main
+    from allennlp_longent.commands.freetext import CASCADE, FIRST_STAGE
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    (tmp_path / "set").mkdir()
+    data = _tiny_set(tmp_path / "set")
+    model = write_cascade_archive(tmp_path / "cascade.tar.gz",
+                                  CascadeSettings(weight=0.0, nil_score=1000.0))
+    main(["freetext", str(data), "--model", str(model)])
+    lines = capsys.readouterr().out.splitlines()
+    assert f"{model}: re-ranker weight 0.0, NIL score 1000.0, temperature 1.0" in lines
+    low, high = wilson(1, 4)
+    for name in (FIRST_STAGE, CASCADE):
+        row = [line for line in lines if name in line][0].split(name, 1)[1].split()
+        assert row[:6] == ["1/4", "0.250", f"[{low:.3f},", f"{high:.3f}]", "1/4", "1/1"]
+    with pytest.raises(SystemExit, match="--archive, --calibration and --first-stage are gone"):
+        main(["freetext", str(data), "--archive", str(model), "--calibration", "c.json"])

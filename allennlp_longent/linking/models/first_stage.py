@@ -84,10 +84,12 @@ class ContextEvidenceFirstStage(Model):
 
     def settings(self) -> EvidenceSettings:
         """The first stage's settings as :mod:`evidence` reads them (``weights``, ``scales``)."""
-        weights = self.weights.detach().tolist()
+        weights = dict(zip(FEATURES, self.weights.detach().tolist()))
+        if not any(weights.values()):  # unfitted: no weights, so every feature is computed
+            weights = {}  # (zero weights would skip the encoder's: evidence.uses_encoder)
         scales = self.scales.tolist()
-        return EvidenceSettings(self.encoder, self.max_length, self.window,
-                                dict(zip(FEATURES, weights)), dict(zip(FEATURES, scales)))
+        return EvidenceSettings(self.encoder, self.max_length, self.window, weights,
+                                dict(zip(FEATURES, scales)))
 
     def load_fitted(self, fitted: EvidenceSettings) -> None:
         with torch.no_grad():
