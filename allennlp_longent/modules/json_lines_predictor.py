@@ -31,7 +31,17 @@ BAD = "_longent_bad_record"  # the error of a record that could not be parsed
 class JsonLinesPredictor(Predictor):
     def __init__(self, model, dataset_reader, frozen: bool = True,
                  skip_bad_records: bool = False) -> None:
-        super().__init__(model, dataset_reader, frozen)
+        if next(model.parameters(), None) is None:
+            # Predictor.__init__ reads the device off the first parameter; a model with none of
+            # its own (a cascade loads its parts on first use) gives its device itself
+            if frozen:
+                model.eval()
+            self._model = model
+            self._dataset_reader = dataset_reader
+            self.cuda_device = getattr(model, "cuda_device", -1)
+            self._token_offsets = []
+        else:
+            super().__init__(model, dataset_reader, frozen)
         self.skip_bad_records = skip_bad_records
         self.records = 0
         self.skipped = 0

@@ -21,11 +21,11 @@ from allennlp.data import Instance
 from allennlp.predictors import Predictor
 
 from allennlp_longent.linking.documents import Document, WorldDocuments
-from allennlp_longent.modules.json_lines_predictor import JsonLinesPredictor
+from allennlp_longent.linking.predictors.ranked import RankedLinkPredictor
 
 
 @Predictor.register("cross_encoder_linker")
-class CrossEncoderLinkerPredictor(JsonLinesPredictor):
+class CrossEncoderLinkerPredictor(RankedLinkPredictor):
     def __init__(self, model, dataset_reader, frozen: bool = True,
                  skip_bad_records: bool = False) -> None:
         super().__init__(model, dataset_reader, frozen, skip_bad_records)
@@ -69,19 +69,5 @@ class CrossEncoderLinkerPredictor(JsonLinesPredictor):
             raise ValueError(f"candidates {missing} not in {store.path(json_dict['world'])}")
         return [world[doc_id] for doc_id in candidates]
 
-    def predict_json(self, inputs: JsonDict) -> JsonDict:
-        return _summary(inputs, super().predict_json(inputs))
-
-    def predict_batch_json(self, inputs: List[JsonDict]) -> List[JsonDict]:
-        outputs = super().predict_batch_json(inputs)
-        return [_summary(given, output) for given, output in zip(inputs, outputs)]
-
-
-def _summary(inputs: JsonDict, output: JsonDict) -> JsonDict:
-    return {
-        "mention_id": inputs.get("mention_id"),
-        "mention": output["metadata"]["mention"],
-        "gold_document_id": inputs.get("gold_document_id"),
-        "predicted_document_id": output["predicted_document_id"],
-        "ranked": output["ranked"],
-    }
+    def mention_of(self, output: JsonDict) -> str:
+        return output["metadata"]["mention"]
