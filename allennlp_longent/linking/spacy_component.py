@@ -192,10 +192,8 @@ class LongentLinker:
             if linker is None:
                 self._cascade = Cascade(self.kb, None, settings, self.batch_size)
             else:
-                ranker = (linker.ranker() if settings.weight > 0 and linker.cross_encoder
-                          else None)
-                self._cascade = Cascade(self.kb, ranker, settings, self.batch_size,
-                                        evidence=linker.evidence)
+                self._cascade = linker.cascade(self.kb, settings.weight > 0, settings,
+                                               self.batch_size)
         return self._cascade
 
     def model(self) -> Optional["CascadeLinker"]:

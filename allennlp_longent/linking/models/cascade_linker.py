@@ -67,9 +67,14 @@ class CascadeLinker(Model):
             self._ranker = (loaded.model, loaded.validation_dataset_reader)
         return self._ranker
 
-    def cascade(self, kb, rerank: bool) -> Cascade:
+    def cascade(self, kb, rerank: bool, settings: Optional[CascadeSettings] = None,
+                batch_size: Optional[int] = None) -> Cascade:
+        """The cascade over ``kb`` with the archived settings (or ``settings``, e.g. a user's
+        overrides); the cross-encoder is loaded only when ``rerank``."""
         ranker = self.ranker() if rerank and self.cross_encoder else None
-        return Cascade(kb, ranker, self.settings, self.batch_size, evidence=self.evidence)
+        return Cascade(kb, ranker, settings or self.settings,
+                       self.batch_size if batch_size is None else batch_size,
+                       evidence=self.evidence)
 
     def forward(self, mention: List[Dict[str, Any]]) -> Dict[str, Any]:  # type: ignore[override]
         """Links each mention: ``predicted_document_id`` (``NIL`` when the NIL option is likelier)
