@@ -11,8 +11,8 @@ block ``i`` can only see keys in blocks ``i − reach … i + reach``, so for ea
 ``bmm`` of a range of query blocks against the same range shifted by ``o`` gives every score of that
 offset, without copying windows. Only the two outermost offsets cross the band's edge and need the
 element mask; zero blocks, padded words and the padding of a head's last block are masked as keys.
-Per query row the scores at width ``d`` are ``(2·reach + 1)·block`` keys (576 for ``half`` 256),
-against the 513 of the band: 1.12× the useful work, where the joint ``2d``-wide flex formulation
+Per query row the scores at width ``d`` are ``(2·reach + 1)·block`` keys (640 for ``half`` 256),
+against the 513 of the band: 1.25× the useful work, where the joint ``2d``-wide flex formulation
 executes 2.5×. Word→entity scores use LUKE's ``Q_w2e`` (Yamada et al. 2020, Eq. 3) as one dense
 ``N × M`` product per head and join the band in one softmax per row; entity rows are dense.
 """

@@ -14,8 +14,8 @@ word→word pairs at most ``half`` apart (Longformer's band), every pair involvi
 ``flex_attention`` runs compiled (eager flex materialises the full matrix). On CUDA, flex's own
 fused backward is used. On CPU, torch compiles flex for inference only (and without its
 log-sum-exp), so CPU training runs :class:`_BandAttentionFunction`: the same function computed by
-:mod:`~allennlp_longent.modules.band_kernel` at width ``d`` in 64-word blocks, keeping only the
-inputs, the outputs and each row's log-sum-exp between the passes (FlashAttention-2, Dao 2023).
+:mod:`~allennlp_longent.modules.band_kernel` at width ``d`` in 128-word blocks, keeping the band's
+probabilities between the passes (softmax backward in FlashAttention-2's form, Dao 2023).
 """
 
 import logging
