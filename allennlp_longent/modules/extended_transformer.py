@@ -178,6 +178,9 @@ def _cache_architecture(copy: str, transformer_kwargs: Optional[Dict[str, Any]])
 
     spec = cached_transformers.TransformerSpec(copy, None, None, None)
     if spec not in cached_transformers._model_cache:
-        config = AutoConfig.from_pretrained(copy)
-        model = AutoModel.from_config(config, **(transformer_kwargs or {}))
+        # as ``from_pretrained`` does: config attributes (dropout rates) go to the config, the
+        # rest (``add_pooling_layer``) to the model's constructor
+        config, model_kwargs = AutoConfig.from_pretrained(
+            copy, return_unused_kwargs=True, **(transformer_kwargs or {}))
+        model = AutoModel.from_config(config, **model_kwargs)
         cached_transformers._model_cache[spec] = model

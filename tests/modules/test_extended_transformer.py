@@ -119,3 +119,20 @@ def test_gradient_checkpointing_gives_the_same_outputs_and_gradients(tiny_bert_d
     assert any("encoder.layer.1" in name for name in plain_grads)
     for name in plain_grads:
         assert torch.allclose(plain_grads[name], ckpt_grads[name], atol=1e-6), name
+
+
+def test_archived_copy_takes_config_and_model_kwargs(tiny_bert_dir, tmp_path):
+    """Loading from an archive's copy (no weights) builds the model from its config; dropout
+    rates given as ``transformer_kwargs`` are config attributes there, not ``BertModel``
+    arguments, and ``add_pooling_layer`` still reaches the constructor."""
+    from allennlp.common import cached_transformers
+
+    kwargs = {**NO_DROPOUT, "add_pooling_layer": False}
+    trained = _embedder(tiny_bert_dir, transformer_kwargs=kwargs, serialization_dir=str(tmp_path))
+    assert (tmp_path / "transformers").is_dir()
+    cached_transformers._clear_caches()
+    loaded = _embedder(tiny_bert_dir, transformer_kwargs=kwargs, serialization_dir=str(tmp_path))
+    model = loaded.transformer_model
+    assert model.pooler is None and trained.transformer_model.pooler is None
+    assert model.config.hidden_dropout_prob == 0.0
+    assert model.config.attention_probs_dropout_prob == 0.0
