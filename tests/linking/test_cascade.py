@@ -104,24 +104,49 @@ def test_the_nil_rate_weighs_the_two_sets_continuously_through_one_half():
                                                                fitted[0].nil_score)}
 
 
-def test_calibration_follows_a_good_reranker_and_fits_temperature_and_threshold():
+def test_calibration_follows_a_good_reranker():
     items, golds = [], []
     for i in range(30):
         gold = i % 3  # retrieval puts the gold last, the re-ranker first
-        retrieval = [3.0, 2.0, 1.0]
         rerank = [0.0, 0.0, 0.0]
         rerank[2 - gold] = 5.0
-        order = [2 - gold] + [j for j in range(3) if j != 2 - gold]
-        items.append(scored([retrieval[j] for j in range(3)], rerank))
-        golds.append("abc"[order[0]])
-    # as many mentions without an entity as with one
+        items.append(scored([3.0, 2.0, 1.0], rerank))
+        golds.append("abc"[2 - gold])
     settings = calibrate(items, golds, CascadeSettings(rerank_k=3), nil_rate=0.5)
     assert settings.validation["reranker_alone_at_1"] == 30
     assert settings.validation["cascade_at_1"] == 30 and settings.weight > 0.5
-    # the NIL option separates: with the gold removed the re-ranker finds nothing it likes,
-    # and standardising with validation statistics keeps that absolute level
-    assert settings.threshold == 0.0 and settings.nil_score is not None
     assert settings.validation["never_nil_correct"] == 30
+
+
+def test_a_shift_of_every_rerank_score_of_a_mention_changes_nothing():
+    """The re-ranker's term is centred per mention: text in another style that lowers all of a
+    mention's cross-encoder scores together moves neither its order nor its NIL decision."""
+    settings = CascadeSettings(retrieval_scale=[1.0, 2.0], rerank_scale=[0.5, 3.0],
+                               temperature=0.7, nil_score=0.2)
+    item = scored([3.0, 1.0, 2.0], [0.0, 4.0, 1.0])
+    shifted = scored([3.0, 1.0, 2.0], [-9.0, -5.0, -8.0])
+    for a, b in zip(combine(item, 0.6, settings), combine(shifted, 0.6, settings)):
+        np.testing.assert_allclose(a, b)
+    # by hand: (1 - λ) (r - 1) / 2 + λ (c - mean c) / 3
+    expected = 0.4 * (np.array([3.0, 1.0, 2.0]) - 1) / 2 + 0.6 * (
+        np.array([0.0, 4.0, 1.0]) - 5 / 3) / 3
+    np.testing.assert_allclose(combine(item, 0.6, settings)[1], expected)
+
+
+def test_nil_option_is_fitted_on_the_first_stage_level():
+    """Mentions whose gold is removed keep only low first-stage scores: the NIL option learns
+    that level, and expecting fewer missing entities makes it say NIL less often."""
+    items, golds = [], []
+    for i in range(30):
+        gold = i % 3
+        retrieval = [0.5, 0.0, -0.5]
+        retrieval[gold] = 0.2 + (i % 5) * 0.6  # levels overlap: some golds below a decoy
+        rerank = [0.0, 0.0, 0.0]
+        rerank[gold] = 1.0
+        items.append(scored(retrieval, rerank))
+        golds.append("abc"[gold])
+    settings = calibrate(items, golds, CascadeSettings(rerank_k=3), nil_rate=0.5)
+    assert settings.threshold == 0.0 and settings.nil_score is not None
     linked = said_nil = 0
     for item, gold in zip(items, golds):
         _, _, p = combine(item, settings.weight, settings)
@@ -132,7 +157,6 @@ def test_calibration_follows_a_good_reranker_and_fits_temperature_and_threshold(
         said_nil += not links(p_rest)
     assert settings.validation["nil_decision_correct"] == linked + said_nil
     assert linked + said_nil > 40  # on half NIL, the NIL option beats never saying it (30)
-    # expecting few missing entities, the cascade says NIL less often
     rare = calibrate(items, golds, CascadeSettings(rerank_k=3), nil_rate=0.1)
     assert rare.validation["nil_rate"] == 0.1
     assert rare.nil_score < settings.nil_score
