@@ -2,8 +2,10 @@
 # The main job: the "Link your own knowledge base" steps of docs/linking.md on the bundled demo
 # worlds (fixtures/zeshel_demo). Extends MiniLM to 1024 positions (E_repeat); fits the cascade's
 # first stage (BM25 re-scored by context evidence) on five training worlds with `allennlp train`;
-# trains a cross-encoder re-ranker on the first stage's hard negatives in those worlds;
-# calibrates the cascade on a sixth world (`longent calibrate`), writing one archive,
+# trains a cross-encoder re-ranker (3 layers, one pass at a constant rate) on 12 generated
+# training worlds (`make_zeshel_demo.py --extra-worlds`, written under the run folder and removed
+# after training; LONGENT_EXTRA_WORLDS changes the count), validated on the first stage's
+# candidates of a sixth world; calibrates the cascade on that sixth world (`longent calibrate`), writing one archive,
 # runs/main_job/cascade/model.tar.gz; evaluates it with `allennlp evaluate` on a seventh, unseen
 # world against its baselines; links the demo paragraphs with spaCy; trains spaCy's own
 # entity_linker as a peer (~50 CPU s) and prints the free-text table (fixtures/freetext).
@@ -46,8 +48,12 @@ PY
 "$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$data" \
   --output-dir "$LONGENT_DEMO_CANDIDATES" --overwrite | sed 's/^/  /'
 
-echo "== 3/7 train the cross-encoder on five worlds, validate on frost_fjords (log: $run/train.log)"
-if ! "$bin/allennlp" train training_configs/zeshel/demo_minilm.jsonnet -s "$run/training" -f \
+worlds="${LONGENT_EXTRA_WORLDS:-12}"
+echo "== 3/7 train the cross-encoder on $worlds generated worlds, validate on frost_fjords (log: $run/train.log)"
+export LONGENT_DEMO_EXTRA="$run/extra_worlds"
+"$bin/python" scripts/demo_data/make_zeshel_demo.py --extra-worlds "$worlds" \
+  --out "$LONGENT_DEMO_EXTRA" | sed 's/^/  /'
+if ! "$bin/allennlp" train training_configs/zeshel/demo_minilm_extra.jsonnet -s "$run/training" -f \
   "${pkg[@]}" 2>&1 | tee "$run/train.log" | awk '
     /gradient_descent_trainer - Epoch [0-9]+\/|console_logger - +(loss|normalized_acc_macro) / {
       sub(/^.* - allennlp[.a-z_]+ - /, "  "); print; fflush()
@@ -71,7 +77,7 @@ print(f"  archived: epoch {best['best_epoch']}, the best validation normalized a
       f"({best['best_validation_normalized_acc_macro']:.3f}; the trainer's validation_metric, "
       "earliest epoch on ties)")
 PY
-rm -rf "$run/training" "$LONGENT_DEMO_CANDIDATES"
+rm -rf "$run/training" "$LONGENT_DEMO_CANDIDATES" "$LONGENT_DEMO_EXTRA"
 
 echo "== 4/7 calibrate the cascade on frost_fjords: one archive, $run/cascade/model.tar.gz"
 "$bin/longent" calibrate "$data/mentions/val.json" --first-stage "$run/first_stage/model.tar.gz" \

@@ -51,3 +51,18 @@ def test_context_projection_experiment_differs_in_that_one_key():
     )
     assert variant["model"].pop("context_projection") is True
     assert variant == base
+
+
+# transformers' warm-up schedules that AllenNLP wraps and steps once per epoch, not per batch
+EPOCH_STEPPED_WARMUP = {"constant_with_warmup", "cosine_with_warmup",
+                        "cosine_hard_restarts_with_warmup"}
+
+
+@pytest.mark.parametrize("path", EXPERIMENTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_warmup_counted_in_epochs(path):
+    """A warm-up of N steps must mean N batches: with a wrapped transformers schedule it means N
+    epochs, and a one-epoch run trains at learning rate 0 (docs/linking.md, "The learning
+    curve")."""
+    config = json.loads(_jsonnet.evaluate_file(str(path), ext_vars=config_defaults()))
+    scheduler = config.get("trainer", {}).get("learning_rate_scheduler") or {}
+    assert scheduler.get("type") not in EPOCH_STEPPED_WARMUP

@@ -1,13 +1,15 @@
-// A candidate re-ranker for the main job, trained on extra generated worlds instead of the five
-// demo training worlds (docs/linking.md, "Training the cross-encoder"): first
-//   python scripts/demo_data/make_zeshel_demo.py --extra-worlds 14 --out "$LONGENT_DEMO_EXTRA"
-// (1,680 mentions in 14 worlds with varied templates, distractor facts and their BM25
-// candidates), then `allennlp train` this config: 3 of MiniLM's 6 layers at 1024 positions
-// (E_repeat), gold + 3 hard negatives in 192 pieces with shared-trigram flags as type ids, mean
-// pooling, no dropout, one pass at the learning curve's constant rate; validation on
-// frost_fjords with the first stage's 4 candidates (LONGENT_DEMO_CANDIDATES). The curve's model
-// after 1,600 mentions got 39/64 on validation and 71/120 alone on lantern_isles; this exact
-// config was not run (about 1,000 CPU s of training: ~8-10 minutes on two free cores).
+// The main job's re-ranker (scripts/main_job.sh, step 3; docs/linking.md, "Training the
+// cross-encoder"): trained on generated worlds instead of the five demo training worlds. First
+//   python scripts/demo_data/make_zeshel_demo.py --extra-worlds 12 --out "$LONGENT_DEMO_EXTRA"
+// (1,440 mentions in 12 worlds with varied templates, distractor facts and their BM25
+// candidates; the seven demo worlds are untouched), then `allennlp train` this config: 3 of
+// MiniLM's 6 layers at 1024 positions (E_repeat), gold + 3 hard negatives in 192 pieces with
+// shared-trigram flags as type ids, mean pooling, no dropout, one pass at a constant encoder
+// learning rate of 1.5e-4 (scoring layer and type embedding 2e-3) after 10 warm-up batches;
+// validation on frost_fjords ranks the first stage's 4 candidates (LONGENT_DEMO_CANDIDATES)
+// read whole at up to 1024 pieces. The warm-up is counted in batches (`polynomial_decay` with
+// power 0): transformers' `constant_with_warmup`, which AllenNLP steps once per epoch, kept a
+// one-epoch run at learning rate 0.
 local zeshel = import '../lib/zeshel.libsonnet';
 
 zeshel.extra_worlds_linker(
@@ -16,5 +18,6 @@ zeshel.extra_worlds_linker(
   std.extVar('LONGENT_DEMO_CANDIDATES'),
   layers=3,
   epochs=1,
-  scheduler={ type: 'constant_with_warmup', num_warmup_steps: 10 },
+  lr=1.5e-4,
+  scheduler={ type: 'polynomial_decay', power: 0.0, warmup_steps: 10 },
 )
