@@ -18,9 +18,12 @@ over all pairs (a pair without relations has L1 = 0). ``"atlop_positive_pairs"``
 variant of this project: the L1 sum divided by the number of pairs that have a relation instead of
 by all pairs, which weights positives ~30-fold more and drives recall over precision.
 
-Decision rule: relation r is predicted for a pair iff ``l_r > l_TH``; with ``top_k`` set only the
-``top_k`` highest-scoring relations of a pair can be predicted (ATLOP predicts at most 4). A pair
-with no relation above TH is N/A. No global threshold is tuned.
+Decision rule: relation r is predicted for a pair iff ``l_r > l_TH + b``; with ``top_k`` set only
+the ``top_k`` highest-scoring relations of a pair can be predicted (ATLOP predicts at most 4). A
+pair with no relation above TH is N/A. ``b`` (``threshold_offset``) is 0, ATLOP's rule, unless
+set; the ``docred_threshold`` trainer callback
+(:mod:`~allennlp_longent.relations.threshold_calibration`) chooses it on the validation documents
+after training.
 
 ``ign_train_file`` (a path, optionally ``file.json[START:STOP]``) enables Ign-F1.
 """
@@ -94,6 +97,7 @@ class LukeDocred(LukeEntityModel):
         loss: str = "atlop",
         dropout: float = 0.1,
         top_k: Optional[int] = 4,
+        threshold_offset: float = 0.0,
         ign_train_file: Optional[str] = None,
         label_namespace: str = "relation_labels",
         initializer: Optional[InitializerApplicator] = None,
@@ -118,6 +122,7 @@ class LukeDocred(LukeEntityModel):
         else:
             self.classifier = torch.nn.Linear(3 * projection_dim, self.num_relations + 1)
         self.top_k = top_k
+        self.threshold_offset = threshold_offset
         facts = load_train_facts(ign_train_file) if ign_train_file else None
         self.metric = DocredF1(facts)
         if initializer is not None:
@@ -153,14 +158,14 @@ class LukeDocred(LukeEntityModel):
             logits = self.bilinear(z_head, z_tail)
         else:
             logits = self.classifier(torch.cat([z_head, z_tail, z_head * z_tail], -1))
-        predicted = self._decide(logits) & pair_mask.unsqueeze(-1)
+        predicted = self.decide(logits, pair_indices)
         output: Dict[str, Any] = {"logits": logits, "predicted": predicted}
         if pair_labels is not None:
             output["loss"] = adaptive_threshold_loss(
                 logits[pair_mask], pair_labels[pair_mask].float(), self.loss
             )
         if metadata is not None:
-            output["triples"] = self._triples(predicted, pair_indices, metadata)
+            output["triples"] = self.triples(predicted, pair_indices, metadata)
             output["metadata"] = metadata
             if all(meta["gold"] is not None for meta in metadata):
                 self.metric(
@@ -185,16 +190,20 @@ class LukeDocred(LukeEntityModel):
         attention = self.context_attention.probabilities()
         return localized_context(attention, states, pair_indices, entity_mention_index)
 
-    def _decide(self, logits: torch.Tensor) -> torch.Tensor:
-        """Relations whose logit beats TH, keeping the ``top_k`` best of them. (B, P, R) bool."""
+    def decide(
+        self, logits: torch.Tensor, pair_indices: torch.Tensor, offset: Optional[float] = None
+    ) -> torch.Tensor:
+        """Relations whose logit beats TH + ``offset`` (default ``threshold_offset``), keeping the
+        ``top_k`` best of them, on real pairs only. (B, P, R) bool."""
+        offset = self.threshold_offset if offset is None else offset
         scores = logits[..., 1:]
-        predicted = scores > logits[..., :1]
+        predicted = (scores > logits[..., :1] + offset) & (pair_indices[..., :1] >= 0)
         if self.top_k is not None and self.top_k < scores.size(-1):
             kth = scores.topk(self.top_k, -1).values[..., -1:]
             predicted &= scores >= kth
         return predicted
 
-    def _triples(self, predicted, pair_indices, metadata) -> List[List[Tuple[int, int, str, int]]]:
+    def triples(self, predicted, pair_indices, metadata) -> List[List[Tuple[int, int, str, int]]]:
         """Predicted (head, tail, relation, pair) per document over ``vertexSet`` indices."""
         labels = self.vocab.get_index_to_token_vocabulary(self.label_namespace)
         documents: List[List[Tuple[int, int, str, int]]] = [[] for _ in metadata]
