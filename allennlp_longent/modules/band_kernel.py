@@ -23,7 +23,9 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 import torch
 
 BLOCK = 128
-CHUNK_ELEMENTS = 1 << 23  # band scores per chunk (32 MiB in fp32)
+# Band scores per chunk (4 MiB in fp32): a chunk's softmax passes then stay in the cache; 32 MiB
+# chunks made the attention core's training step 12 % slower at 4k words and 4 % at 16k.
+CHUNK_ELEMENTS = 1 << 20
 
 
 class Layout(NamedTuple):

@@ -66,7 +66,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kind", default="layer", choices=["layer", "core"])
     parser.add_argument("--backend", default="flex",
-                        choices=["dense", "blocked", "flex", "longformer"])
+                        choices=["dense", "blocked", "flex", "flex+compiled", "longformer"])
     parser.add_argument("--mode", default="train", choices=["forward", "train"])
     parser.add_argument("--lengths", type=int, nargs="+", default=[4096, 16384])
     parser.add_argument("--top", type=int, default=12)
