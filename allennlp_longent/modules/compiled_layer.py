@@ -133,6 +133,9 @@ def compiled_layer_forward(
     word_queries, word_keys, word_values, entity_heads = attention.project(words, entities, masks)
     word_context, entity_context = attention.attend(
         word_queries, word_keys, word_values, entity_heads, masks.words)
+    # The projections' output (4·H floats per word) is not needed past the core; dropped here, it
+    # is not alive through the feed-forward's forward (as in the eager layer).
+    del word_queries, word_keys, word_values, entity_heads
     empty_entities = None
     if entity_context is None and entities is not None:  # a batch whose entity rows are empty
         empty_entities, entities = entities, None
