@@ -104,3 +104,17 @@ def test_compilation_failure_raises(tiny_luke_dir, monkeypatch):  # noqa: F811
     }))
     with pytest.raises(RuntimeError, match="compile_pointwise: torch.compile could not compile"):
         embedder(**make_batch())
+
+
+def test_compiled_inference_equals_eager(tiny_luke_dir):  # noqa: F811
+    batch = make_batch()
+    outputs = []
+    for compiled in (False, True):
+        embedder = TokenEmbedder.from_params(Params({
+            "type": "long_luke", "model_name": str(tiny_luke_dir), "attention_window": 6,
+            "attention_backend": "flex", "compile_pointwise": compiled,
+        })).eval()
+        with torch.no_grad():
+            outputs.append(embedder(**batch))
+    real = batch["mask"].bool()
+    assert_close([outputs[0][0][real], outputs[0][1]], [outputs[1][0][real], outputs[1][1]])
