@@ -419,7 +419,8 @@ def main(argv=None) -> None:
                    for key, value in json.loads(path.read_text())}
         args.lengths = sorted({key[3] for key in results})
         report(results)
-        plot(results, args)
+        if not args.no_plot:
+            plot(results, args)
         return
     bad = [n for n in args.lengths if n % WINDOW]
     if bad:
