@@ -7,14 +7,17 @@ the backward rather than recomputed: on CPU the recomputation would cost a seven
 
 Layout: each head's words are cut into blocks of ``block`` rows; the heads are laid end to end,
 each behind ``reach = ⌈half / block⌉`` zero blocks, with ``reach`` more at the end. A word in query
-block ``i`` can only see keys in blocks ``i − reach … i + reach``, so for each offset ``o`` one
-``bmm`` of a range of query blocks against the same range shifted by ``o`` gives every score of that
-offset, without copying windows. Only the two outermost offsets cross the band's edge and need the
-element mask; zero blocks, padded words and the padding of a head's last block are masked as keys.
-Per query row the scores at width ``d`` are ``(2·reach + 1)·block`` keys (640 for ``half`` 256),
-against the 513 of the band: 1.25× the useful work, where the joint ``2d``-wide flex formulation
-executes 2.5×. Word→entity scores use LUKE's ``Q_w2e`` (Yamada et al. 2020, Eq. 3) as one dense
-``N × M`` product per head and join the band in one softmax per row; entity rows are dense.
+block ``i`` can only see keys in blocks ``i − reach … i + reach``: ``2·reach + 1`` consecutive
+blocks, i.e. one ``((2·reach + 1)·block, d)`` matrix of an overlapping strided view of the keys (no
+copy), so one ``bmm`` over a range of query blocks gives all their scores, and one more their
+output. The key and value gradients go per offset ``o``: one ``bmm`` of a range of query blocks
+against the same range shifted by ``o``. Only the two outermost offsets cross the band's edge and
+need the element mask; zero blocks, padded words and the padding of a head's last block are
+masked as keys. Per query row the scores at width ``d`` are ``(2·reach + 1)·block`` keys (576
+for ``half`` 256 and blocks of 64), against the 513 of the band: 1.12× the useful work, where
+the joint ``2d``-wide flex formulation executes 2.5×. Word→entity scores use LUKE's ``Q_w2e``
+(Yamada et al. 2020, Eq. 3) as one dense ``N × M`` product per head and join the band in one
+softmax per row; entity rows are dense.
 """
 
 import math
@@ -22,8 +25,12 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import torch
 
-BLOCK = 128
-CHUNK_ELEMENTS = 1 << 23  # band scores per chunk (32 MiB in fp32)
+# 64-word blocks: 576 keys per query for half 256 (128-word blocks: 640); the core's training step
+# was 2.92 against 3.06 CPU s at 16k words and even at 4k (medians, interleaved, 1 thread).
+BLOCK = 64
+# Band scores per chunk (4 MiB in fp32): a chunk's softmax passes then stay in the cache; 32 MiB
+# chunks made the attention core's training step 12 % slower at 4k words and 4 % at 16k.
+CHUNK_ELEMENTS = 1 << 20
 
 
 class Layout(NamedTuple):
@@ -115,36 +122,57 @@ def _visible(band: BandInputs, chunk: slice, index: int, offset: int) -> Optiona
     return visible if mask is None else visible & mask
 
 
+def _windows(blocks: torch.Tensor, layout: Layout) -> torch.Tensor:
+    """``(total − 2·reach, (2·reach + 1)·block, c)``: window ``w`` is the ``2·reach + 1``
+    consecutive blocks from block ``w`` (the keys a query block ``w + reach`` may see) as one
+    matrix; an overlapping strided view, no copy."""
+    block, reach, channels = layout.block, layout.reach, blocks.size(-1)
+    return blocks.as_strided(
+        (blocks.size(0) - 2 * reach, (2 * reach + 1) * block, channels),
+        (block * channels, channels, 1), blocks.storage_offset())
+
+
+def _window_chunk(chunk: slice, layout: Layout) -> slice:
+    return _shift(chunk, -layout.reach)
+
+
 def band_forward(
     band: BandInputs, layout: Layout, entity_scores: Optional[torch.Tensor]
 ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Attended words ``(total, block, d)``, the band's probabilities ``(offsets, total, block,
-    block)`` and, when ``entity_scores`` ``(total, block, M)`` (masked with ``−inf``) are given,
-    the word→entity probabilities in their place; one softmax per row over both. A row with no
-    visible key gets probability 0 everywhere (output 0)."""
-    reach = layout.reach
-    out = torch.zeros_like(band.queries)
-    probs = band.queries.new_empty(2 * reach + 1, *band.queries.shape[:2], layout.block)
+    """Attended words ``(total, block, d)``, the band's probabilities ``(total, block, (2·reach +
+    1)·block)`` (each query block against its whole key window, one matmul) and, when
+    ``entity_scores`` ``(total, block, M)`` (masked with ``−inf``) are given, the word→entity
+    probabilities in their place; one softmax per row over both. A row with no visible key gets
+    probability 0 everywhere (output 0)."""
+    reach, block = layout.reach, layout.block
+    width = (2 * reach + 1) * block
+    out = torch.empty_like(band.queries)
+    out[:reach].zero_()
+    out[out.size(0) - reach:].zero_()
+    probs = band.queries.new_empty(band.queries.size(0), block, width)
+    key_windows, value_windows = _windows(band.keys, layout), _windows(band.values, layout)
     for chunk in _chunks(layout):
-        queries = band.queries[chunk]
-        scores = []
+        windows = _window_chunk(chunk, layout)
+        scores = torch.bmm(band.queries[chunk], key_windows[windows].transpose(1, 2),
+                           out=probs[chunk])
         for index, offset in enumerate(range(-reach, reach + 1)):
-            s = torch.bmm(queries, band.keys[_shift(chunk, offset)].transpose(1, 2),
-                          out=probs[index, chunk])
             visible = _visible(band, chunk, index, offset)
             if visible is not None:
-                s.masked_fill_(~visible, -math.inf)
-            scores.append(s)
+                scores[:, :, index * block:(index + 1) * block].masked_fill_(~visible, -math.inf)
+        peak = scores.amax(-1, keepdim=True)
+        entities = None
         if entity_scores is not None:
-            scores.append(entity_scores[chunk])
-        peak = torch.stack([s.amax(-1, keepdim=True) for s in scores]).amax(0)
+            entities = entity_scores[chunk]
+            peak = torch.maximum(peak, entities.amax(-1, keepdim=True))
         peak = torch.where(torch.isfinite(peak), peak, torch.zeros_like(peak))
-        total = sum(s.sub_(peak).exp_().sum(-1, keepdim=True) for s in scores)
+        total = scores.sub_(peak).exp_().sum(-1, keepdim=True)
+        if entities is not None:
+            total += entities.sub_(peak).exp_().sum(-1, keepdim=True)
         inverse = torch.where(total > 0, total.reciprocal(), torch.zeros_like(total))
-        for s in scores:
-            s.mul_(inverse)
-        for index, offset in enumerate(range(-reach, reach + 1)):
-            out[chunk].baddbmm_(probs[index, chunk], band.values[_shift(chunk, offset)])
+        scores.mul_(inverse)
+        if entities is not None:
+            entities.mul_(inverse)
+        torch.bmm(scores, value_windows[windows], out=out[chunk])
     return out, probs, entity_scores
 
 
@@ -153,19 +181,24 @@ def band_backward(
     delta: torch.Tensor,
 ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Gradients (block layout) of the pre-scaled queries, keys and values from the band's pairs,
-    given the forward's probabilities, the output gradient and ``delta = rowsum(dO ∘ O)``."""
-    reach = layout.reach
-    grad_queries = torch.zeros_like(band.queries)
+    given the forward's probabilities, the output gradient and ``delta = rowsum(dO ∘ O)``:
+    ``dP`` and the query gradient as one matmul per query block against its window; key and value
+    gradients per offset (the windows overlap, so their sums cannot be written by one matmul)."""
+    reach, block = layout.reach, layout.block
+    grad_queries = torch.empty_like(band.queries)
+    grad_queries[:reach].zero_()
+    grad_queries[grad_queries.size(0) - reach:].zero_()
     grad_keys = torch.zeros_like(band.keys)
     grad_values = torch.zeros_like(band.values)
+    key_windows, value_windows = _windows(band.keys, layout), _windows(band.values, layout)
     for chunk in _chunks(layout):
-        queries, grads, neg_delta = band.queries[chunk], grad_out[chunk], -delta[chunk]
+        windows = _window_chunk(chunk, layout)
+        queries, grads, p = band.queries[chunk], grad_out[chunk], probs[chunk]
+        d_scores = torch.baddbmm(-delta[chunk], grads, value_windows[windows].transpose(1, 2))
+        d_scores.mul_(p)
+        torch.bmm(d_scores, key_windows[windows], out=grad_queries[chunk])
         for index, offset in enumerate(range(-reach, reach + 1)):
-            shifted = _shift(chunk, offset)
-            keys, p = band.keys[shifted], probs[index, chunk]
-            grad_values[shifted].baddbmm_(p.transpose(1, 2), grads)
-            d_scores = torch.baddbmm(neg_delta, grads, band.values[shifted].transpose(1, 2))
-            d_scores.mul_(p)
-            grad_queries[chunk].baddbmm_(d_scores, keys)
-            grad_keys[shifted].baddbmm_(d_scores.transpose(1, 2), queries)
+            shifted, columns = _shift(chunk, offset), slice(index * block, (index + 1) * block)
+            grad_values[shifted].baddbmm_(p[:, :, columns].transpose(1, 2), grads)
+            grad_keys[shifted].baddbmm_(d_scores[:, :, columns].transpose(1, 2), queries)
     return grad_queries, grad_keys, grad_values

@@ -125,7 +125,20 @@ class EntityAwareSelfAttention(nn.Module):
                              "output_attentions")
         if not isinstance(attention_mask, WordEntityMask):
             raise TypeError("attention_mask must be a WordEntityMask of bool word/entity masks")
-        scale = 1.0 / math.sqrt(self.head_size)
+        heads = self.project(word_hidden_states, entity_hidden_states, attention_mask)
+        words, entity_context = self.attend(*heads, attention_mask.words)
+        if entity_context is None:
+            return self._merge(words), entity_hidden_states
+        return self._merge(words), self._merge(entity_context)
+
+    def project(
+        self,
+        word_hidden_states: torch.Tensor,
+        entity_hidden_states: Optional[torch.Tensor],
+        attention_mask: WordEntityMask,
+    ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, Optional[EntityTensors]]:
+        """Per-head word queries, keys and values ``(B, K, N, d)`` and the entity tensors (None
+        without entities): every projection of the layer, no attention yet."""
         has_entities = entity_hidden_states is not None and entity_hidden_states.size(1) > 0
         word_layers = [self.query, self.key, self.value] + [self.w2e_query] * has_entities
         word_queries, word_keys, word_values, *w2e = self._project(word_hidden_states, word_layers)
@@ -137,17 +150,25 @@ class EntityAwareSelfAttention(nn.Module):
                                [self.e2w_query, self.e2e_query, self.key, self.value]),
                 attention_mask.entities,
             )
-        backend = resolve_backend(self.attention_backend, word_hidden_states.device,
+        return word_queries, word_keys, word_values, entities
+
+    def attend(
+        self,
+        word_queries: torch.Tensor,
+        word_keys: torch.Tensor,
+        word_values: torch.Tensor,
+        entities: Optional[EntityTensors],
+        word_mask: torch.Tensor,
+    ) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
+        """The attention core on :meth:`project`'s outputs: per-head ``(B, K, N, d)`` words and
+        ``(B, K, M, d)`` entities (None without entities), with the resolved backend."""
+        backend = resolve_backend(self.attention_backend, word_queries.device,
                                   dropout=self.training and self.dropout.p > 0)
-        arguments = (word_queries, word_keys, word_values, attention_mask.words,
-                     self.attention_window // 2, scale)
+        arguments = (word_queries, word_keys, word_values, word_mask,
+                     self.attention_window // 2, 1.0 / math.sqrt(self.head_size))
         if backend == "flex":
-            words, entity_context = flex_entity_attention(*arguments, entities)
-        else:
-            words, entity_context = blocked_entity_attention(*arguments, entities, self.dropout)
-        if entity_context is None:
-            return self._merge(words), entity_hidden_states
-        return self._merge(words), self._merge(entity_context)
+            return flex_entity_attention(*arguments, entities)
+        return blocked_entity_attention(*arguments, entities, self.dropout)
 
 
 def blocked_entity_attention(

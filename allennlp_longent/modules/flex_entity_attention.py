@@ -229,7 +229,9 @@ class _BandAttentionFunction(torch.autograd.Function):
                 row_probs = _entity_row_probs(e2w, e2e, word_keys, entity_keys, word_mask,
                                               entity_mask, scale)
                 outputs.append(row_probs[0] @ word_values + row_probs[1] @ entity_values)
-                saved = [*tensors[3:], entity_probs, *row_probs]
+                # w2e is a view of the word projections' joint output (Q, K, V, Q_w2e): kept as
+                # is, it would keep all four alive until the backward (3·H floats per word more).
+                saved = [w2e.contiguous(), *tensors[4:], entity_probs, *row_probs]
         ctx.layout, ctx.scale, ctx.dtypes = layout, scale, dtypes
         ctx.save_for_backward(band.queries, band.keys, band.values, probs, *outputs, *saved)
         return tuple(o.to(dtypes[0]) for o in outputs)

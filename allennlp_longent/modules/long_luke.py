@@ -15,6 +15,7 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 from transformers import LukeConfig, LukeModel
 
+from allennlp_longent.modules.compiled_layer import check_compilable, compiled_layer_forward
 from allennlp_longent.modules.entity_aware_attention import EntityAwareSelfAttention, WordEntityMask
 from allennlp_longent.modules.luke_checkpoint import load_luke_model
 from allennlp_longent.modules.portable import naming_checkpoint, resolve_model_name, save_copy
@@ -35,6 +36,10 @@ class LongLukeEncoder(nn.Module):
     ``attention_backend``: ``blocked``, ``flex`` or ``auto`` (see
     :class:`EntityAwareSelfAttention`); ``attention_dropout`` replaces the checkpoint's
     attention-probability dropout when given (flex has none, so training with flex needs 0).
+    ``compile_pointwise``: run each layer's work after the attention core (attention output,
+    feed-forward, layer norms, residuals) as one ``torch.compile`` graph, the matmuls still on the
+    BLAS path (:mod:`~allennlp_longent.modules.compiled_layer`); off by default (compiling costs
+    seconds per new input shape); a failure to compile raises.
     """
 
     def __init__(
@@ -44,6 +49,7 @@ class LongLukeEncoder(nn.Module):
         gradient_checkpointing: bool = False,
         attention_backend: str = "auto",
         attention_dropout: Optional[float] = None,
+        compile_pointwise: bool = False,
     ) -> None:
         super().__init__()
         config = luke.config
@@ -65,7 +71,11 @@ class LongLukeEncoder(nn.Module):
             banded.load_state_dict(dense.state_dict())
             layer.attention.self = banded
         luke.pooler = None
+        if compile_pointwise:
+            for layer in luke.encoder.layer:
+                check_compilable(layer)
         self.luke = luke
+        self.compile_pointwise = compile_pointwise
         self.attention_window = list(windows)
         self.gradient_checkpointing = gradient_checkpointing
 
@@ -104,11 +114,25 @@ class LongLukeEncoder(nn.Module):
         masks = WordEntityMask(mask, entity_keys)
         for layer in self.luke.encoder.layer:
             if self.gradient_checkpointing and self.training and torch.is_grad_enabled():
-                outputs = checkpoint(layer, words, entities, masks, use_reentrant=False)
+                words, entities = checkpoint(self.run_layer, layer, words, entities, masks,
+                                             use_reentrant=False)
             else:
-                outputs = layer(words, entities, masks)
-            words, entities = outputs[0], outputs[1]
+                words, entities = self.run_layer(layer, words, entities, masks)
         return words, entities
+
+    def run_layer(
+        self,
+        layer: nn.Module,
+        words: torch.Tensor,
+        entities: Optional[torch.Tensor],
+        masks: WordEntityMask,
+    ) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
+        """One of this encoder's layers on ``(B, N, H)`` words and ``(B, M, H)`` entities (or
+        None): eager, or with its pointwise work compiled (``compile_pointwise``)."""
+        if self.compile_pointwise:
+            return compiled_layer_forward(layer, words, entities, masks)
+        outputs = layer(words, entities, masks)
+        return outputs[0], outputs[1]
 
     def _check(self, token_ids, mask, type_ids, entity_ids, entity_position_ids, entity_mask):
         batch, length = token_ids.shape
@@ -162,8 +186,8 @@ class LongLukeEmbedder(TokenEmbedder):
     checkpoint's ``[MASK]`` entity. ``output``: ``"words"``, ``"entities"`` or ``"both"`` (a tuple).
     With AllenNLP's ``serialization_dir`` the converted config and the tokenizer are kept there and
     archived (:mod:`allennlp_longent.modules.portable`).
-    ``attention_backend`` (``blocked``/``flex``/``auto``) and ``attention_dropout``: see
-    :class:`LongLukeEncoder`.
+    ``attention_backend`` (``blocked``/``flex``/``auto``), ``attention_dropout`` and
+    ``compile_pointwise``: see :class:`LongLukeEncoder`.
     """
 
     def __init__(
@@ -180,6 +204,7 @@ class LongLukeEmbedder(TokenEmbedder):
         serialization_dir: Optional[str] = None,
         attention_backend: str = "auto",
         attention_dropout: Optional[float] = None,
+        compile_pointwise: bool = False,
     ) -> None:
         super().__init__()
         if output not in OUTPUTS:
@@ -195,7 +220,8 @@ class LongLukeEmbedder(TokenEmbedder):
         if not from_copy:
             save_copy(model_name, serialization_dir, luke.config, source)
         self.encoder = LongLukeEncoder(
-            luke, attention_window, gradient_checkpointing, attention_backend, attention_dropout
+            luke, attention_window, gradient_checkpointing, attention_backend, attention_dropout,
+            compile_pointwise,
         )
         self.output = output
         if not train_parameters:

@@ -10,7 +10,10 @@ Configurations (hidden 768, 12 heads, FFN 3072, dropout 0, window 512):
   :class:`EntityAwareSelfAttention` and that backend; ``longformer``: transformers'
   ``LongformerLayer`` on ``n`` tokens of which 64, evenly spaced, have global attention (its
   sequence must be a multiple of the window, so it gets the 64 global tokens inside the ``n``
-  words: 64 tokens fewer than Long-LUKE, in its favour). ``forward`` runs under ``no_grad`` in eval
+  words: 64 tokens fewer than Long-LUKE, in its favour). ``flex+compiled``: flex with
+  ``compile_pointwise`` (the work after the attention core compiled by inductor,
+  :mod:`allennlp_longent.modules.compiled_layer`; its worker compiles in the warm-up pass and
+  holds inductor's modules in its baseline RSS). ``forward`` runs under ``no_grad`` in eval
   mode; ``train`` is forward + backward of the sum of the outputs (parameters and inputs get
   gradients).
 - ``core``: the attention core alone (per-head queries, keys, values given; no projections),
@@ -48,6 +51,8 @@ from pathlib import Path
 
 HIDDEN, HEADS, FFN, WINDOW, ENTITIES = 768, 12, 3072, 512, 64
 LENGTHS = [1024, 4096, 16384]
+LAYER_BACKENDS = ("dense", "blocked", "flex", "flex+compiled", "longformer")
+GOAL_BACKENDS = ("flex", "flex+compiled")
 DENSE_MAX = 4096  # dense LUKE's (n + m)² scores per head: 16k words would need > 12 GiB
 GOAL_LENGTHS = (4096, 16384)
 TARGETS = {"layer": 0.85, "core": 0.6, "speedup": 2.5, "memory": 2 / 3}
@@ -163,8 +168,12 @@ def build_luke(backend: str, words: int, train: bool, device):
         hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
     )
     luke = LukeModel(config, add_pooling_layer=False)
+    encoder = None
     if backend != "dense":
-        luke = LongLukeEncoder(luke, WINDOW, attention_backend=backend).luke
+        compiled = backend == "flex+compiled"
+        encoder = LongLukeEncoder(luke, WINDOW, attention_backend=backend.split("+")[0],
+                                  compile_pointwise=compiled)
+        luke = encoder.luke
     layer = luke.encoder.layer[0].to(device).train(train)
     word_states = torch.randn(1, words, HIDDEN, device=device, requires_grad=train)
     entity_states = torch.randn(1, ENTITIES, HIDDEN, device=device, requires_grad=train)
@@ -173,6 +182,9 @@ def build_luke(backend: str, words: int, train: bool, device):
     else:
         mask = WordEntityMask(torch.ones(1, words, dtype=torch.bool, device=device),
                               torch.ones(1, ENTITIES, dtype=torch.bool, device=device))
+    if encoder is not None and encoder.compile_pointwise:
+        return (lambda: encoder.run_layer(layer, word_states, entity_states, mask),
+                [word_states, entity_states, *layer.parameters()])
     return (lambda: layer(word_states, entity_states, mask)[:2],
             [word_states, entity_states, *layer.parameters()])
 
@@ -262,12 +274,11 @@ class Worker:
         self.process.wait()
 
 
-def configurations(length: int, lengths) -> list:
-    configs = [("layer", "blocked"), ("layer", "flex"), ("layer", "longformer")]
-    if length <= DENSE_MAX:
-        configs.insert(0, ("layer", "dense"))
+def configurations(length: int, lengths, backends=LAYER_BACKENDS) -> list:
+    configs = [("layer", b) for b in LAYER_BACKENDS
+               if b in backends and (b != "dense" or length <= DENSE_MAX)]
     if length in GOAL_LENGTHS or length == max(lengths):
-        configs += [("core", "blocked"), ("core", "flex")]
+        configs += [("core", b) for b in ("blocked", "flex") if b in backends]
     return configs + [("matmul", "reference")]
 
 
@@ -288,7 +299,8 @@ def summarise(samples: list, kind: str, backend: str, mode: str, length: int,
 
 def measure_group(args, mode: str, length: int) -> dict:
     """Every configuration of one (length, pass) in interleaved rounds."""
-    workers = {c: Worker(args, *c, mode, length) for c in configurations(length, args.lengths)}
+    workers = {c: Worker(args, *c, mode, length)
+               for c in configurations(length, args.lengths, args.backends)}
     samples = {c: [] for c in workers}
     try:
         for _ in range(args.repeats):
@@ -306,7 +318,7 @@ def measure_group(args, mode: str, length: int) -> dict:
         r = results[(kind, backend, mode, length)] = summarise(runs, kind, backend, mode, length,
                                                                reference)
         rate = f"{r['gflops']:>8.1f}{r['ratio']:>7.2f}" if "ratio" in r else f"{'':>15}"
-        print(f"  {kind:<6}{backend:<11}{r['cpu']:>7.2f} [{r['cpu_min']:.2f}-{r['cpu_max']:.2f}]"
+        print(f"  {kind:<6}{backend:<14}{r['cpu']:>7.2f} [{r['cpu_min']:.2f}-{r['cpu_max']:.2f}]"
               f"{r['wall']:>8.2f}{r['rss_mib']:>9.0f}{r['extra_mib']:>9.0f}{rate}", flush=True)
     return results
 
@@ -318,21 +330,28 @@ def report(results: dict) -> None:
         peer = results.get(("layer", "longformer", mode, length))
         if kind != "layer" or backend in ("longformer",) or not peer:
             continue
-        print(f"  {length:>6} {mode:<8}{backend:<8} {peer['cpu'] / r['cpu']:5.2f}x faster, "
+        print(f"  {length:>6} {mode:<8}{backend:<14} {peer['cpu'] / r['cpu']:5.2f}x faster, "
               f"{r['rss_mib'] / peer['rss_mib']:.2f} of its peak RSS "
               f"({r['extra_mib'] / peer['extra_mib']:.2f} of its extra RSS)")
-    print("\nissue 22 goals (flex backend, training step):")
+    for backend in GOAL_BACKENDS:
+        report_goals(results, backend)
+
+
+def report_goals(results: dict, backend: str) -> None:
+    if not any(key[:3] == ("layer", backend, "train") for key in results):
+        return
+    print(f"\nissue 22 goals ({backend} backend, training step):")
     for length in GOAL_LENGTHS:
-        layer = results.get(("layer", "flex", "train", length))
+        layer = results.get(("layer", backend, "train", length))
         if not layer:
             continue
-        peer = results[("layer", "longformer", "train", length)]
+        peer = results.get(("layer", "longformer", "train", length))
         lines = [("layer rate", layer["ratio"], TARGETS["layer"], ">=")]
         for mode in ("train", "forward"):
             core = results.get(("core", "flex", mode, length))
             if core:
                 lines.append((f"core rate ({mode})", core["ratio"], TARGETS["core"], ">="))
-        if length == max(GOAL_LENGTHS):
+        if length == max(GOAL_LENGTHS) and peer:
             lines += [("speed-up over Longformer", peer["cpu"] / layer["cpu"],
                        TARGETS["speedup"], ">="),
                       ("peak RSS / Longformer's", layer["rss_mib"] / peer["rss_mib"],
@@ -353,7 +372,7 @@ def plot(results: dict, args) -> None:
     for key, label, name in (("rss_mib", "peak RSS MiB", "memory"),
                              ("cpu" if args.device == "cpu" else "wall", "seconds", "time")):
         series = {}
-        for backend in ("dense", "blocked", "flex", "longformer"):
+        for backend in LAYER_BACKENDS:
             for mode in ("forward", "train"):
                 points = sorted((n, r[key]) for (kind, b, m, n), r in results.items()
                                 if kind == "layer" and b == backend and m == mode)
@@ -374,6 +393,9 @@ def main(argv=None) -> None:
                         help="words per configuration (multiples of 512, for Longformer)")
     parser.add_argument("--modes", nargs="+", default=["forward", "train"],
                         choices=["forward", "train"])
+    parser.add_argument("--backends", nargs="+", default=list(LAYER_BACKENDS),
+                        choices=LAYER_BACKENDS,
+                        help="layers to measure (the attention core runs for blocked and flex)")
     parser.add_argument("--plot-dir", type=Path, default=Path("docs/figures"))
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--json", type=Path, help="write the results here")
@@ -397,7 +419,8 @@ def main(argv=None) -> None:
                    for key, value in json.loads(path.read_text())}
         args.lengths = sorted({key[3] for key in results})
         report(results)
-        plot(results, args)
+        if not args.no_plot:
+            plot(results, args)
         return
     bad = [n for n in args.lengths if n % WINDOW]
     if bad:
@@ -407,7 +430,7 @@ def main(argv=None) -> None:
     print(f"One layer: hidden {HIDDEN}, {HEADS} heads, FFN {FFN}, window {WINDOW}, {ENTITIES} "
           f"entities (Longformer: global tokens); {args.machine}, {args.threads} thread(s), "
           f"{args.repeats} interleaved rounds", flush=True)
-    print(f"  {'kind':<6}{'backend':<11}{'cpu s [min-max]':>19}{'wall s':>8}{'RSS MiB':>9}"
+    print(f"  {'kind':<6}{'backend':<14}{'cpu s [min-max]':>19}{'wall s':>8}{'RSS MiB':>9}"
           f"{'extra':>9}{'GFLOP/s':>8}{'ratio':>7}")
     results = {}
     for length in args.lengths:

@@ -9,7 +9,8 @@ attention's batched matmuls (``bmm``/``baddbmm``), copies and fills, other eleme
 reductions, the compiled flex kernel (``flex_attention``), and the time outside aten calls
 (Python, autograd). Thread CPU time
 (``time.thread_time``), not wall time, so load from other jobs on a shared machine does not count;
-torch's profiler reports wall time per operator.
+torch's profiler reports wall time per operator. ``flex+compiled`` is not offered: torch.compile
+refuses to run under a Python dispatch mode.
 """
 
 import argparse
