@@ -128,6 +128,9 @@ def test_archived_copy_takes_config_and_model_kwargs(tiny_bert_dir, tmp_path):
     from allennlp.common import cached_transformers
 
     kwargs = {**NO_DROPOUT, "add_pooling_layer": False}
+    # AllenNLP's model cache is keyed without add_pooling_layer: an earlier test's model of the
+    # same checkpoint (with its pooler) would come back instead of a new one.
+    cached_transformers._clear_caches()
     trained = _embedder(tiny_bert_dir, transformer_kwargs=kwargs, serialization_dir=str(tmp_path))
     assert (tmp_path / "transformers").is_dir()
     cached_transformers._clear_caches()
