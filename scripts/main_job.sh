@@ -4,7 +4,8 @@
 # first stage (BM25 re-scored by context evidence) on five training worlds with `allennlp train`;
 # trains a cross-encoder re-ranker (3 layers, one pass at a constant rate) on 12 generated
 # training worlds (`make_zeshel_demo.py --extra-worlds`, written under the run folder and removed
-# after training; LONGENT_EXTRA_WORLDS changes the count), validated on the first stage's
+# after training; LONGENT_EXTRA_WORLDS changes the count) with the first stage's top candidates
+# of those worlds as negatives (`longent first-stage-candidates`), validated on the first stage's
 # candidates of a sixth world; calibrates the cascade on that sixth world (`longent calibrate`), writing one archive,
 # runs/main_job/cascade/model.tar.gz; evaluates it with `allennlp evaluate` on a seventh, unseen
 # world against its baselines; links the demo paragraphs with spaCy; trains spaCy's own
@@ -53,6 +54,10 @@ echo "== 3/7 train the cross-encoder on $worlds generated worlds, validate on fr
 export LONGENT_DEMO_EXTRA="$run/extra_worlds"
 "$bin/python" scripts/demo_data/make_zeshel_demo.py --extra-worlds "$worlds" \
   --out "$LONGENT_DEMO_EXTRA" | sed 's/^/  /'
+# the negatives the cross-encoder will be asked to separate: the first stage's top candidates
+# of the generated worlds (own page included where the first stage leaves it), not BM25's
+"$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$LONGENT_DEMO_EXTRA" \
+  --splits train --output-dir "$LONGENT_DEMO_EXTRA/first_stage_candidates" --overwrite | sed 's/^/  /'
 if ! "$bin/allennlp" train training_configs/zeshel/demo_minilm_extra.jsonnet -s "$run/training" -f \
   "${pkg[@]}" 2>&1 | tee "$run/train.log" | awk '
     /gradient_descent_trainer - Epoch [0-9]+\/|console_logger - +(loss|normalized_acc_macro) / {

@@ -229,3 +229,26 @@ def test_the_curve_script_counts_from_the_epoch_metrics(tmp_path, capsys, monkey
     assert "| 40 | 1/4 = 0.250 [" in out and "| 80 | 3/4 = 0.750 [" in out
     # chance: 1/2 + 1/2 + 1/1 over the mentions whose gold is a candidate; first stage: m1, m3
     assert "2.0/4 = 0.500" in out and "first stage @1 (same candidates) | 2/4 = 0.500" in out
+
+
+def test_the_main_job_trains_on_the_first_stage_negatives_it_writes():
+    """The main job's re-ranker reads its training negatives from the folder main_job.sh fills
+    with `longent first-stage-candidates` on the generated worlds, not from BM25's lists, while
+    validation still reads the demo's first-stage candidates."""
+    import _jsonnet
+    from conftest import REPO_ROOT
+
+    from allennlp_longent.config_defaults import config_defaults
+
+    defaults = config_defaults()
+    config = json.loads(_jsonnet.evaluate_file(
+        str(REPO_ROOT / "training_configs/zeshel/demo_minilm_extra.jsonnet"), ext_vars=defaults))
+    extra = defaults["LONGENT_DEMO_EXTRA"]
+    assert config["train_data_path"] == f"{extra}/mentions/train.json"
+    assert config["dataset_reader"]["candidates_dir"] == f"{extra}/first_stage_candidates"
+    assert config["validation_dataset_reader"]["candidates_dir"] == defaults[
+        "LONGENT_DEMO_CANDIDATES"]
+    script = (REPO_ROOT / "scripts/main_job.sh").read_text()
+    assert ('first-stage-candidates "$run/first_stage/model.tar.gz" "$LONGENT_DEMO_EXTRA"'
+            in script)
+    assert '--splits train --output-dir "$LONGENT_DEMO_EXTRA/first_stage_candidates"' in script

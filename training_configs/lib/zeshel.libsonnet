@@ -133,6 +133,9 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
   // the demo's first-stage candidates of frost_fjords (`candidates_dir`) read whole at up to
   // 1024 positions.
   // `batches_per_epoch` (null: the whole file) makes each epoch that many new batches.
+  // `train_candidates`: the folder under `extra` whose lists give the training negatives
+  // (`tfidf_candidates`: BM25's, written by make_zeshel_demo.py; or the first stage's, written
+  // by `longent first-stage-candidates FIRST_STAGE EXTRA --splits train --output-dir EXTRA/...`).
   // The pair vector is the mean over word pieces: without dropout the [CLS] vectors of a
   // mention's 4 candidates gave scores equal to 1e-3, so each batch's loss was ln 4. `match_ngram` turns the type ids into
   // flags of the word-piece n-grams that context and description share (reader option); the
@@ -141,7 +144,7 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
   // lr 8e-5) the model could not even fit 4 mentions in 12 steps; without it, at 3e-4, it did.
   extra_worlds_linker(model, extra, candidates_dir, layers=3, train_length=192, epochs=1,
                       batches_per_epoch=null, lr=5e-5, head_lr=2e-3, match_ngram=3,
-                      dropout=0.0, scheduler=null)::
+                      dropout=0.0, scheduler=null, train_candidates='tfidf_candidates')::
     $.linker(
       model,
       'fixtures/zeshel_demo',
@@ -158,7 +161,7 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
       train_data_path: extra + '/mentions/train.json',
       dataset_reader+: {
         max_length: train_length,
-        candidates_dir: extra + '/tfidf_candidates',
+        candidates_dir: extra + '/' + train_candidates,
         [if match_ngram != null then 'match_ngram']: match_ngram,
       },
       validation_dataset_reader+: { [if match_ngram != null then 'match_ngram']: match_ngram },

@@ -2,7 +2,11 @@
 // cross-encoder"): trained on generated worlds instead of the five demo training worlds. First
 //   python scripts/demo_data/make_zeshel_demo.py --extra-worlds 12 --out "$LONGENT_DEMO_EXTRA"
 // (1,440 mentions in 12 worlds with varied templates, distractor facts and their BM25
-// candidates; the seven demo worlds are untouched), then `allennlp train` this config: 3 of
+// candidates; the seven demo worlds are untouched) and the fitted first stage's candidates of
+// those worlds (the negatives it will re-rank; own page kept where the first stage keeps it):
+//   longent first-stage-candidates FIRST_STAGE/model.tar.gz "$LONGENT_DEMO_EXTRA" --splits train \
+//     --output-dir "$LONGENT_DEMO_EXTRA/first_stage_candidates"
+// then `allennlp train` this config: 3 of
 // MiniLM's 6 layers at 1024 positions (E_repeat), gold + 3 hard negatives in 192 pieces with
 // shared-trigram flags as type ids, mean pooling, no dropout, one pass at a constant encoder
 // learning rate of 1.5e-4 (scoring layer and type embedding 2e-3) after 10 warm-up batches;
@@ -20,4 +24,5 @@ zeshel.extra_worlds_linker(
   epochs=1,
   lr=1.5e-4,
   scheduler={ type: 'polynomial_decay', power: 0.0, warmup_steps: 10 },
+  train_candidates='first_stage_candidates',
 )
