@@ -144,7 +144,8 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
   // lr 8e-5) the model could not even fit 4 mentions in 12 steps; without it, at 3e-4, it did.
   extra_worlds_linker(model, extra, candidates_dir, layers=3, train_length=192, epochs=1,
                       batches_per_epoch=null, lr=5e-5, head_lr=2e-3, match_ngram=3,
-                      dropout=0.0, scheduler=null, train_candidates='tfidf_candidates')::
+                      dropout=0.0, scheduler=null, train_candidates='tfidf_candidates',
+                      read_length=null)::
     $.linker(
       model,
       'fixtures/zeshel_demo',
@@ -164,7 +165,10 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
         candidates_dir: extra + '/' + train_candidates,
         [if match_ngram != null then 'match_ngram']: match_ngram,
       },
-      validation_dataset_reader+: { [if match_ngram != null then 'match_ngram']: match_ngram },
+      validation_dataset_reader+: {
+        [if match_ngram != null then 'match_ngram']: match_ngram,
+        [if read_length != null then 'max_length']: read_length,
+      },
       model+: {
         dropout: dropout,
         pooler: { type: 'bag_of_embeddings', embedding_dim: 384, averaged: true },
