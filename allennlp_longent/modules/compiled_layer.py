@@ -36,9 +36,10 @@ from torch import nn
 from allennlp_longent.modules.entity_aware_attention import (
     EntityAwareSelfAttention,
     WordEntityMask,
+    merge_heads,
 )
+from allennlp_longent.modules.flex_entity_attention import RECOMPILE_LIMIT
 
-RECOMPILE_LIMIT = 64
 ACTIVATIONS = ("gelu", "relu", "gelu_new", "gelu_pytorch_tanh")
 
 
@@ -76,11 +77,6 @@ def _activate(x: torch.Tensor, name: str) -> torch.Tensor:
     return nn.functional.relu(x)
 
 
-def _merge(x: torch.Tensor) -> torch.Tensor:
-    batch, heads, length, dim = x.shape
-    return x.transpose(1, 2).reshape(batch, length, heads * dim)
-
-
 def _after_core(
     word_context: torch.Tensor,
     entity_context: Optional[torch.Tensor],
@@ -98,9 +94,9 @@ def _after_core(
      norm2_weight, norm2_bias) = weights
     functional = nn.functional
     length = words.size(1)
-    context, hidden = _merge(word_context), words
+    context, hidden = merge_heads(word_context), words
     if entity_context is not None:
-        context = torch.cat([context, _merge(entity_context)], 1)
+        context = torch.cat([context, merge_heads(entity_context)], 1)
         hidden = torch.cat([words, entities], 1)
     shape = (hidden.size(-1),)
     attended = functional.dropout(functional.linear(context, out_weight, out_bias), dropout[0],

@@ -43,6 +43,12 @@ class WordEntityMask(NamedTuple):
     entities: Optional[torch.Tensor]
 
 
+def merge_heads(x: torch.Tensor) -> torch.Tensor:
+    """``(B, K, L, d)`` per-head states → ``(B, L, K·d)``."""
+    batch, heads, length, dim = x.shape
+    return x.transpose(1, 2).reshape(batch, length, heads * dim)
+
+
 class EntityAwareSelfAttention(nn.Module):
     """LUKE's entity-aware self-attention (Yamada et al. 2020, Eq. 3) with banded word→word pairs.
 
@@ -106,8 +112,7 @@ class EntityAwareSelfAttention(nn.Module):
         return list(outputs.permute(2, 0, 3, 1, 4).unbind(0))
 
     def _merge(self, x: torch.Tensor) -> torch.Tensor:
-        batch, _, length, _ = x.shape
-        return x.transpose(1, 2).reshape(batch, length, self.num_heads * self.head_size)
+        return merge_heads(x)
 
     def forward(
         self,

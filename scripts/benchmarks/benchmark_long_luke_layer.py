@@ -182,11 +182,11 @@ def build_luke(backend: str, words: int, train: bool, device):
     else:
         mask = WordEntityMask(torch.ones(1, words, dtype=torch.bool, device=device),
                               torch.ones(1, ENTITIES, dtype=torch.bool, device=device))
-    if encoder is not None and encoder.compile_pointwise:
-        return (lambda: encoder.run_layer(layer, word_states, entity_states, mask),
-                [word_states, entity_states, *layer.parameters()])
-    return (lambda: layer(word_states, entity_states, mask)[:2],
-            [word_states, entity_states, *layer.parameters()])
+    if encoder is None:
+        run = lambda: layer(word_states, entity_states, mask)[:2]  # noqa: E731
+    else:  # eager, or with compile_pointwise
+        run = lambda: encoder.run_layer(layer, word_states, entity_states, mask)  # noqa: E731
+    return run, [word_states, entity_states, *layer.parameters()]
 
 
 def build_longformer(words: int, train: bool, device):

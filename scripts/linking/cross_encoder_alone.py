@@ -14,9 +14,7 @@ only this run gets right, only the other gets right, one-sided sign test each wa
 """
 
 import argparse
-import copy
 import json
-import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
@@ -39,7 +37,7 @@ def rank_alone(archive_path: str, mentions: List[Path], candidates: Path, top_k:
 
     archive = load_archive(archive_path)
     model = archive.model.eval()
-    params = copy.deepcopy(archive.config.duplicate().as_dict()["validation_dataset_reader"])
+    params = archive.config.duplicate().as_dict()["validation_dataset_reader"]
     params.update(top_k=top_k, missing_gold="keep", candidates_dir=str(candidates))
     if max_length is not None:
         params["max_length"] = max_length
@@ -115,7 +113,6 @@ def main(argv: Optional[List[str]] = None) -> None:
         args.save.write_text(json.dumps(right, indent=0, sort_keys=True) + "\n")
     if args.against:
         print(compare(right, json.loads(args.against.read_text())))
-    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ Usage: ``python scripts/relations/threshold_sweep.py ARCHIVE 'dev_revised.json[4
 
 import argparse
 
-from allennlp.data import Batch
+from allennlp.data.data_loaders import SimpleDataLoader
 from allennlp.models.archival import load_archive
 
 import allennlp_longent.components  # noqa: F401
@@ -19,14 +19,6 @@ from allennlp_longent.relations.threshold_calibration import (
     sweep,
     validation_logits,
 )
-
-
-def batches(model, reader, path: str, size: int):
-    instances = list(reader.read(path))
-    for start in range(0, len(instances), size):
-        batch = Batch(instances[start : start + size])
-        batch.index_instances(model.vocab)
-        yield batch.as_tensor_dict()
 
 
 def main() -> None:
@@ -40,8 +32,9 @@ def main() -> None:
     args = parser.parse_args()
     archive = load_archive(args.archive)
     model = archive.model
-    cached = validation_logits(
-        model, batches(model, archive.validation_dataset_reader, args.data, args.batch_size))
+    instances = list(archive.validation_dataset_reader.read(args.data))
+    loader = SimpleDataLoader(instances, args.batch_size, vocab=model.vocab)
+    cached = validation_logits(model, loader)
     rows = sweep(model, cached, offset_grid(args.low, args.high, args.step))
     print(f"archive's threshold_offset: {model.threshold_offset:+.2f}")
     print("| offset b | precision | recall | F1 | Ign-F1 | predicted / gold |")
