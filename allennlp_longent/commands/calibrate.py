@@ -52,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            help="candidates the cross-encoder re-ranks")
     calibrate.add_argument("--nil-rate", type=float, default=0.1,
                            help="expected share of mentions without an entity in the KB")
+    calibrate.add_argument("--title-abstain", action=argparse.BooleanOptionalAction, default=True,
+                           help="the cross-encoder abstains on a mention that is the bare title "
+                                "of exactly one of its candidates (default: on)")
     calibrate.add_argument("--significance", type=float, default=0.05,
                            help="the sign test's level for keeping a re-ranker weight > 0")
     calibrate.add_argument("--batch-size", type=int, default=8, help="mentions per model call")
@@ -148,14 +151,16 @@ def run_calibrate(args: argparse.Namespace) -> None:
     if not labelled:
         raise CommandError(f"{args.mentions}: no mention has a label_document_id to calibrate on")
     settings = CascadeSettings(top_k=first.top_k, rerank_k=args.rerank_k,
-                               evidence=first.settings().to_dict())
+                               evidence=first.settings().to_dict(),
+                               title_abstain=args.title_abstain)
     model_config = {"retriever": first.kbs.retriever, "encoder": first.encoder,
                     "batch_size": args.batch_size}
     linker = CascadeLinker(Vocabulary(), settings.__dict__, args.cross_encoder, **model_config)
     scored = []
     for rows in linker.kbs.grouped(labelled).values():
         cascade = linker.cascade(linker.kbs.of(labelled[rows[0]]), rerank=True)
-        scored += list(zip(rows, cascade.score([labelled[i]["query"] for i in rows])))
+        scored += list(zip(rows, cascade.score([labelled[i]["query"] for i in rows],
+                                               rerank_all=True)))
     scored = [item for _, item in sorted(scored, key=lambda pair: pair[0])]
     fitted = calibrate(scored, [m["gold"] for m in labelled], settings, args.significance,
                        args.nil_rate)
@@ -179,6 +184,9 @@ def _print_validation(settings, k: int) -> None:
     print(f"the most accurate weight {t['weight']} fixed {t['fixed']} and broke {t['broken']} "
           f"validation mentions against weight 0: sign test p = {t['p_value']:.3f} "
           f"({'kept' if settings.weight else 'not kept'} at {t['significance']})")
+    if settings.title_abstain:
+        print(f"the cross-encoder abstains on {v['title_abstained']} of these mentions (the bare "
+              "title of exactly one candidate)")
     print(f"NIL option (b = {settings.nil_score}, expected NIL rate {v['nil_rate']}): right on "
           f"{v['nil_decision_correct']}/{v['nil_decision_total']} validation cases (mentions as "
           f"they are and with the gold removed from the KB) against {v['never_nil_correct']} "

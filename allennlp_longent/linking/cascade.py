@@ -17,6 +17,12 @@ absolute level that NIL is judged by comes from the first stage. Text in another
 training worlds shifts all of a mention's cross-encoder scores together (free text: NIL precision
 fell from 4/5 to 6/18 on fixtures/freetext/dev with the uncentred sum, see docs/linking.md).
 
+With ``title_abstain``, the cross-encoder abstains (λ = 0 for the mention, and it is not run
+when linking) on a mention that is the bare title of exactly one of its m candidates ("Glimmerholt"
+with the town Glimmerholt among them): the re-ranker is there to settle ambiguous names, and on
+text in another style than its training worlds it overruled such titles for an entity named nearby
+(docs/linking.md, "Free text").
+
 λ = 0 is the retrieval order itself (ties keep retrieval order), so choosing λ on validation by
 accuracy, ties to the smaller λ, gives validation accuracy ≥ retrieval's; a λ > 0 must also pass
 a sign test against λ = 0 (:func:`calibrate`). b is the score of
@@ -38,6 +44,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from allennlp_longent.linking.candidates.bm25 import bare_title
 from allennlp_longent.linking.candidates.generator import MentionQuery, Query, as_mention_query
 from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
@@ -65,6 +72,7 @@ class CascadeSettings:
     temperature: float = 1.0
     threshold: float = 0.0
     nil_score: Optional[float] = None
+    title_abstain: bool = False  # `longent calibrate` sets it unless told not to
     retrieval_scale: Optional[List[float]] = None  # [mean, std] on validation
     rerank_scale: Optional[List[float]] = None
     evidence: Optional[dict] = None  # EvidenceSettings of the first stage, None: no first stage
@@ -92,13 +100,25 @@ class Scored:
     retrieval: np.ndarray  # the first stage's scores, or the retriever's without one
     rerank: Optional[np.ndarray]
     retriever: Optional[np.ndarray] = None  # the retriever's own scores under a first stage
+    exact_title: bool = False  # the mention is the bare title of exactly one of ``entities``
+
+
+def exact_title(mention: str, entities: Sequence[Entity]) -> bool:
+    """Whether ``mention`` is the bare title (case and a bracketed qualifier ignored) of exactly
+    one of ``entities``."""
+    bare = bare_title(mention)
+    return sum(bare_title(e.title) == bare for e in entities) == 1
 
 
 def combine(scored: Scored, weight: float, settings: Optional[CascadeSettings] = None,
-            temperature: Optional[float] = None) -> Tuple[np.ndarray, ...]:
+            temperature: Optional[float] = None, abstain: bool = True) -> Tuple[np.ndarray, ...]:
     """``(order, combined scores, probabilities)``; ``order`` best first, ties by retrieval.
-    ``settings`` gives the scales, temperature and NIL score (none: per-mention z, T = 1)."""
+    ``settings`` gives the scales, temperature and NIL score (none: per-mention z, T = 1) and
+    whether the re-ranker abstains on an exact title (``abstain=False`` ignores that, to measure
+    the cross-encoder alone)."""
     settings = settings or CascadeSettings()
+    if abstain and settings.title_abstain and scored.exact_title:
+        weight = 0.0
     combined = (1 - weight) * _z(scored.retrieval, settings.retrieval_scale)
     if scored.rerank is not None and weight:
         reranked = _z(scored.rerank, settings.rerank_scale)
@@ -180,10 +200,12 @@ class Cascade:
             return type(self.kb.generator).__name__
 
     def score(self, queries: Sequence[Query],
-              retrieved: Optional[List[List[Tuple[Entity, float, float]]]] = None
-              ) -> List[Scored]:
+              retrieved: Optional[List[List[Tuple[Entity, float, float]]]] = None,
+              rerank_all: bool = False) -> List[Scored]:
         """Retrieval (and first stage) for every query, unless ``retrieved`` (what
-        :meth:`retrieve` returned) is given, then the cross-encoder on the first ``rerank_k``."""
+        :meth:`retrieve` returned) is given, then the cross-encoder on the first ``rerank_k``;
+        not on mentions where it abstains (``title_abstain``) unless ``rerank_all`` (to measure
+        it, or to calibrate)."""
         if retrieved is None:
             retrieved = self.retrieve(queries)
         first = [found[: self.settings.rerank_k] for found in retrieved]
@@ -193,8 +215,11 @@ class Cascade:
                    else np.array([r for _, _, r in found], dtype=np.float64))
             for found in first
         ]
+        for query, item in zip(queries, scored):
+            item.exact_title = exact_title(as_mention_query(query).mention, item.entities)
         if self.ranker is not None:
-            pending = [i for i, s in enumerate(scored) if s.entities]
+            pending = [i for i, s in enumerate(scored) if s.entities and (
+                rerank_all or not (self.settings.title_abstain and s.exact_title))]
             for start in range(0, len(pending), self.batch_size):
                 batch = pending[start : start + self.batch_size]
                 outputs = self._rerank([queries[i] for i in batch], [scored[i] for i in batch])
@@ -263,12 +288,13 @@ def links(probabilities: np.ndarray, threshold: float = 0.0) -> bool:
 
 
 def accuracy(scored: Sequence[Scored], golds: Sequence[Optional[str]], weight: float,
-             settings: Optional[CascadeSettings] = None) -> int:
-    """Mentions whose first candidate after combining with ``weight`` is the gold."""
+             settings: Optional[CascadeSettings] = None, abstain: bool = True) -> int:
+    """Mentions whose first candidate after combining with ``weight`` is the gold
+    (``abstain``: as :func:`combine`)."""
     hits = 0
     for item, gold in zip(scored, golds):
         if item.entities:
-            order, _, _ = combine(item, weight, settings)
+            order, _, _ = combine(item, weight, settings, abstain=abstain)
             hits += item.entities[order[0]].id == gold
     return hits
 
@@ -287,7 +313,8 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
         raise ValueError(f"nil_rate must be in (0, 1), got {nil_rate}")
     items = [item for item in scored if item.entities]
     has_rerank = bool(items) and all(item.rerank is not None for item in items)
-    fitted = CascadeSettings(settings.top_k, settings.rerank_k, evidence=settings.evidence)
+    fitted = CascadeSettings(settings.top_k, settings.rerank_k, evidence=settings.evidence,
+                             title_abstain=settings.title_abstain)
     if items:
         fitted.retrieval_scale = _scale(np.concatenate([i.retrieval for i in items]))
         if has_rerank:
@@ -338,7 +365,9 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
         "mentions": len(golds),
         "gold_in_reranked": reachable,
         "retrieval_at_1": accuracy(scored, golds, 0.0, fitted),
-        "reranker_alone_at_1": accuracy(scored, golds, 1.0, fitted) if has_rerank else None,
+        "reranker_alone_at_1": (accuracy(scored, golds, 1.0, fitted, abstain=False)
+                                if has_rerank else None),
+        "title_abstained": sum(item.exact_title for item in items) if fitted.title_abstain else 0,
         "cascade_at_1": counts[fitted.weight],
         "accuracy_by_weight": {str(w): c for w, c in counts.items()},
         "sign_test": {"weight": best_weight, "fixed": fixed, "broken": broken,

@@ -12,6 +12,7 @@ from allennlp_longent.linking.cascade import (
     accuracy,
     calibrate,
     combine,
+    exact_title,
     links,
     sign_test,
 )
@@ -229,3 +230,57 @@ def test_the_nil_option_decides_and_a_user_threshold_is_a_floor():
     assert links(np.array([0.3, 0.3, 0.3]))  # ambiguous, but NIL is only 0.1
     assert not links(np.array([0.3, 0.3, 0.3]), threshold=0.4)
     assert not links(np.array([]))
+
+
+def test_exact_title_needs_exactly_one_bare_title():
+    ship = Entity("s", "Edda Ambrell (ship)", "")
+    person = Entity("p", "Edda Ambrell", "")
+    port = Entity("t", "Port Ambrell", "")
+    assert exact_title("port ambrell", [person, port])  # case ignored
+    assert exact_title("Edda Ambrell", [port, ship])  # the qualifier ignored
+    assert not exact_title("Edda Ambrell", [person, ship, port])  # two share the bare title
+    assert not exact_title("Ambrell", [person, port])
+
+
+def test_the_reranker_abstains_on_an_exact_title_only_when_told():
+    # retrieval prefers a (the exact title); the re-ranker prefers b by far
+    item = scored([2.0, 1.0], [0.0, 5.0])
+    item.exact_title = True
+    told = CascadeSettings(title_abstain=True)
+    assert combine(item, 0.9, told)[0].tolist() == [0, 1]
+    assert combine(item, 0.9, told, abstain=False)[0].tolist() == [1, 0]
+    assert combine(item, 0.9, CascadeSettings())[0].tolist() == [1, 0]
+    item.exact_title = False
+    assert combine(item, 0.9, told)[0].tolist() == [1, 0]
+    item.exact_title = True
+    assert accuracy([item], ["b"], 1.0, told) == 0
+    assert accuracy([item], ["b"], 1.0, told, abstain=False) == 1
+
+
+class _CountingCascade(Cascade):
+    """A cascade whose re-ranker scores the last candidate highest and records its mentions."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.reranked = []
+
+    def _rerank(self, queries, scored):
+        self.reranked += [str(q) for q in queries]
+        return [np.arange(len(s.entities), dtype=float) for s in scored]
+
+
+def test_an_abstaining_reranker_is_not_run_when_linking_but_is_when_calibrating():
+    kb = KnowledgeBase()
+    kb.add([Entity("Q1", "Vell Island", "an island"), Entity("Q2", "Vell Harbour", "a harbour"),
+            Entity("Q3", "Grey Sea", "a sea")])
+    settings = CascadeSettings(top_k=3, rerank_k=2, weight=0.9, title_abstain=True)
+    cascade = _CountingCascade(kb, ranker=(None, None), settings=settings)
+    [island, vell] = cascade.score(["Vell Island", "Vell"])
+    assert (island.exact_title, vell.exact_title) == (True, False)
+    assert cascade.reranked == ["Vell"] and island.rerank is None
+    assert cascade.best(cascade.ranked(island)) == "Q1"
+    cascade.score(["Vell Island"], rerank_all=True)
+    assert cascade.reranked == ["Vell", "Vell Island"]
+    cascade.settings.title_abstain = False
+    [island] = cascade.score(["Vell Island"])
+    assert cascade.best(cascade.ranked(island)) == "Q2"  # the re-ranker overrules the title

@@ -88,7 +88,7 @@ class CascadeLinker(Model):
             cascade = self.cascade(kb, rerank)
             queries = [mention[i]["query"] for i in rows]
             retrieved = cascade.retrieve(queries)
-            scored = cascade.score(queries, retrieved)
+            scored = cascade.score(queries, retrieved, rerank_all=labelled)
             for i, found, item in zip(rows, retrieved, scored):
                 ranked[i] = cascade.ranked(item)  # λ = 0: the cross-encoder's score unused
                 predicted[i] = cascade.best(ranked[i])
@@ -109,7 +109,8 @@ class CascadeLinker(Model):
             add("first_stage_right", accuracy([item], [gold], 0.0, self.settings))
             self._recall("first_stage", [e.id for e, _, _ in found], gold)
         if item.rerank is not None:
-            add("cross_encoder_right", accuracy([item], [gold], 1.0, self.settings))
+            add("cross_encoder_right", accuracy([item], [gold], 1.0, self.settings,
+                                                abstain=False))
         if mention.get("entities") is not None:
             return
         own = mention["query"].document_id
