@@ -59,20 +59,37 @@ def band_layout(heads: int, length: int, half: int, block: int = BLOCK) -> Layou
     return Layout(heads, length, block, max(1, math.ceil(half / block)), math.ceil(length / block))
 
 
-def to_blocks(x: torch.Tensor, layout: Layout) -> torch.Tensor:
-    """``(B, K, N, c)`` → ``(total, block, c)`` zero-padded blocks (one copy)."""
+def to_blocks(x: torch.Tensor, layout: Layout, scale: Optional[float] = None) -> torch.Tensor:
+    """``(B, K, N, c)`` → ``(total, block, c)`` zero-padded blocks, times ``scale`` when given (one
+    pass over ``x``; only the padding is zero-filled)."""
+    out = empty_blocks(layout, x.size(-1), x)
+    words = word_rows(out, layout).view(x.shape)
+    if scale is None:
+        words.copy_(x)
+    else:
+        torch.mul(x, scale, out=words)
+    return out
+
+
+def empty_blocks(layout: Layout, channels: int, like: torch.Tensor) -> torch.Tensor:
+    """``(total, block, channels)`` blocks of ``like``'s dtype and device whose padding (the zero
+    blocks and the rows past each head's last word) is zero and whose word rows are unset."""
     heads, length, block, reach, _ = layout
-    out = x.new_zeros(layout.total, block, x.size(-1))
-    _words(out, layout).copy_(x.reshape(heads, length, x.size(-1)))
+    out = like.new_empty(layout.total, block, channels)
+    rows = out[: heads * layout.segment].view(heads, layout.segment * block, channels)
+    rows[:, : reach * block].zero_()
+    rows[:, reach * block + length:].zero_()
+    out[heads * layout.segment:].zero_()
     return out
 
 
 def from_blocks(blocks: torch.Tensor, layout: Layout, batch: int) -> torch.Tensor:
     """The ``(B, K, N, c)`` view of the words in ``blocks``."""
-    return _words(blocks, layout).view(batch, -1, layout.length, blocks.size(-1))
+    return word_rows(blocks, layout).view(batch, -1, layout.length, blocks.size(-1))
 
 
-def _words(blocks: torch.Tensor, layout: Layout) -> torch.Tensor:
+def word_rows(blocks: torch.Tensor, layout: Layout) -> torch.Tensor:
+    """The ``(B·K, N, c)`` view of the words in ``blocks`` (strided: the padding lies between)."""
     heads, length, block, reach, _ = layout
     rows = blocks[: heads * layout.segment].view(heads, layout.segment * block, blocks.size(-1))
     return rows[:, reach * block: reach * block + length]
@@ -214,9 +231,10 @@ def band_forward(
 
 def band_backward(
     band: BandInputs, layout: Layout, probs: Optional[torch.Tensor], stats: RowStats,
-    grad_out: torch.Tensor, delta: torch.Tensor,
+    grad_out: torch.Tensor, delta: torch.Tensor, query_scale: float = 1.0,
 ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Gradients (block layout) of the pre-scaled queries, keys and values from the band's pairs,
+    """Gradients (block layout) of the queries (times ``query_scale``, the factor the queries were
+    pre-scaled by: then the unscaled queries' gradient), keys and values from the band's pairs,
     given the forward's probabilities (or None: each chunk's are recomputed from the queries, keys,
     masks and ``stats`` with the forward's own operations, as FlashAttention's backward does, Dao
     2023 Alg. 2), the output gradient and ``delta = rowsum(dO ∘ O)``: ``dP`` and the query gradient
@@ -242,7 +260,7 @@ def band_backward(
         d_scores = torch.baddbmm(-delta[chunk], grads, value_windows[windows].transpose(1, 2),
                                  out=d_scratch[:count])
         d_scores.mul_(p)
-        torch.bmm(d_scores, key_windows[windows], out=grad_queries[chunk])
+        grad_queries[chunk].baddbmm_(d_scores, key_windows[windows], beta=0, alpha=query_scale)
         for index, offset in enumerate(range(-reach, reach + 1)):
             shifted, columns = _shift(chunk, offset), slice(index * block, (index + 1) * block)
             grad_values[shifted].baddbmm_(p[:, :, columns].transpose(1, 2), grads)

@@ -204,7 +204,9 @@ class _BandAttentionFunction(torch.autograd.Function):
     """CPU training: :mod:`band_kernel`'s blocked forward and backward for the word rows, dense
     entity rows. The band's probabilities are recomputed in the backward from the saved queries,
     keys and per-row softmax statistics unless ``keep_probs``. Computes in fp32 (fp64 for fp64
-    inputs) and returns the inputs' dtype (bf16 autocast)."""
+    inputs) and returns the inputs' dtype (bf16 autocast). Word-sized results are written into
+    the block layout's buffers (GEMMs accumulating in place, scales folded into GEMMs or into the
+    small entity operands) rather than made by extra element-wise passes."""
 
     @staticmethod
     def forward(ctx, half, scale, keep_probs, word_mask, entity_mask, *tensors):
@@ -217,7 +219,7 @@ class _BandAttentionFunction(torch.autograd.Function):
             layout = band_kernel.band_layout(batch * heads, words, half)
             valid = word_mask.bool()[:, None, :, None].expand(batch, heads, words, 1)
             band = band_kernel.BandInputs(
-                band_kernel.to_blocks(word_queries * scale, layout),
+                band_kernel.to_blocks(word_queries, layout, scale),
                 band_kernel.to_blocks(word_keys, layout),
                 band_kernel.to_blocks(word_values, layout),
                 band_kernel.to_blocks(valid, layout)[..., 0],
@@ -226,14 +228,16 @@ class _BandAttentionFunction(torch.autograd.Function):
             entity_scores, saved = None, []
             if entity_mask is not None:
                 w2e, e2w, e2e, entity_keys, entity_values = tensors[3:]
-                entity_scores = band_kernel.to_blocks(
-                    _word_entity_scores(w2e, entity_keys, entity_mask, scale), layout)
+                entity_scores = _word_entity_score_blocks(w2e, entity_keys, entity_mask, scale,
+                                                          layout)
             out, probs, stats, entity_probs = band_kernel.band_forward(band, layout, entity_scores,
                                                                        keep_probs)
+            if entity_mask is not None:
+                band_kernel.word_rows(out, layout).baddbmm_(
+                    band_kernel.word_rows(entity_probs, layout), entity_values.flatten(0, 1))
             outputs = [band_kernel.from_blocks(out, layout, batch)]
             if entity_mask is not None:
                 entity_probs = band_kernel.from_blocks(entity_probs, layout, batch)
-                outputs[0] = outputs[0] + entity_probs @ entity_values
                 row_probs = _entity_row_probs(e2w, e2e, word_keys, entity_keys, word_mask,
                                               entity_mask, scale)
                 outputs.append(row_probs[0] @ word_values + row_probs[1] @ entity_values)
@@ -260,10 +264,8 @@ class _BandAttentionFunction(torch.autograd.Function):
             grad_q, grad_k, grad_v = band_kernel.band_backward(
                 band, layout, probs, band_kernel.RowStats(peak, inverse),
                 band_kernel.to_blocks(grad_outputs[0], layout),
-                band_kernel.to_blocks(delta, layout))
-            grads = [band_kernel.from_blocks(grad_q, layout, batch) * scale,
-                     band_kernel.from_blocks(grad_k, layout, batch),
-                     band_kernel.from_blocks(grad_v, layout, batch)]
+                band_kernel.to_blocks(delta, layout), query_scale=scale)
+            grads = [band_kernel.from_blocks(g, layout, batch) for g in (grad_q, grad_k, grad_v)]
             if len(rest) > 1:
                 entity_out, w2e, e2w, e2e, entity_keys, entity_values, entity_probs = rest[1:8]
                 d_scores = (grad_outputs[0] @ entity_values.transpose(-1, -2)).sub_(delta)
@@ -271,19 +273,24 @@ class _BandAttentionFunction(torch.autograd.Function):
                 rows = _entity_rows_backward(
                     e2w, e2e, band_kernel.from_blocks(keys, layout, batch), entity_keys,
                     band_kernel.from_blocks(values, layout, batch), entity_values, rest[8:10],
-                    entity_out, grad_outputs[1], scale)
-                grads[1] = grads[1] + rows[2]
-                grads[2] = grads[2] + rows[3]
-                grads += [d_scores @ entity_keys * scale, rows[0], rows[1],
-                          rows[4] + d_scores.transpose(-1, -2) @ w2e * scale,
-                          rows[5] + entity_probs.transpose(-1, -2) @ grad_outputs[0]]
+                    entity_out, grad_outputs[1], scale, grads[1], grads[2])
+                grads += [d_scores @ (entity_keys * scale), rows[0], rows[1],
+                          rows[2] + d_scores.transpose(-1, -2) @ (w2e * scale),
+                          rows[3] + entity_probs.transpose(-1, -2) @ grad_outputs[0]]
         return (None, None, None, None, None, *(g.to(d) for g, d in zip(grads, ctx.dtypes)))
 
 
-def _word_entity_scores(w2e_queries, entity_keys, entity_mask, scale):
-    """Scaled ``(B, K, N, M)`` word→entity scores (``Q_w2e``), ``−inf`` at padded entities."""
-    scores = (w2e_queries * scale) @ entity_keys.transpose(-1, -2)
-    return scores.masked_fill_(~entity_mask.bool()[:, None, None, :], -math.inf)
+def _word_entity_score_blocks(w2e_queries, entity_keys, entity_mask, scale, layout):
+    """Scaled ``(B, K, N, M)`` word→entity scores (``Q_w2e``) in block layout (one GEMM writing
+    the blocks' word rows), ``−inf`` at padded entities."""
+    blocks = band_kernel.empty_blocks(layout, entity_keys.size(2), w2e_queries)
+    rows = band_kernel.word_rows(blocks, layout)
+    rows.baddbmm_(w2e_queries.flatten(0, 1), entity_keys.flatten(0, 1).transpose(1, 2), beta=0,
+                  alpha=scale)
+    if not bool(entity_mask.all()):
+        rows.view(w2e_queries.shape[:3] + (-1,)).masked_fill_(
+            ~entity_mask.bool()[:, None, None, :], -math.inf)
+    return blocks
 
 
 def _joint_probs(scores: List[torch.Tensor]) -> List[torch.Tensor]:
@@ -308,18 +315,22 @@ def _entity_row_probs(e2w_queries, e2e_queries, word_keys, entity_keys, word_mas
 
 
 def _entity_rows_backward(e2w_queries, e2e_queries, word_keys, entity_keys, word_values,
-                          entity_values, probs, outputs, grad_outputs, scale):
+                          entity_values, probs, outputs, grad_outputs, scale, grad_word_keys,
+                          grad_word_values):
     """Gradients of the dense entity rows (``probs``: their probabilities over words and over
-    entities): e2w queries, e2e queries, word keys, word values, entity keys, entity values."""
+    entities): e2w queries, e2e queries, entity keys and entity values are returned; the word keys'
+    and values' terms are added to ``grad_word_keys`` and ``grad_word_values`` in place."""
     word_probs, entity_probs = probs
     delta = (grad_outputs * outputs).sum(-1, keepdim=True)
     d_words = (grad_outputs @ word_values.transpose(-1, -2)).sub_(delta).mul_(word_probs)
     d_entities = (grad_outputs @ entity_values.transpose(-1, -2)).sub_(delta).mul_(entity_probs)
+    grad_word_keys.flatten(0, 1).baddbmm_(d_words.transpose(-1, -2).flatten(0, 1),
+                                          (e2w_queries * scale).flatten(0, 1))
+    grad_word_values.flatten(0, 1).baddbmm_(word_probs.transpose(-1, -2).flatten(0, 1),
+                                            grad_outputs.flatten(0, 1))
     return [
-        d_words @ word_keys * scale,
-        d_entities @ entity_keys * scale,
-        d_words.transpose(-1, -2) @ e2w_queries * scale,
-        word_probs.transpose(-1, -2) @ grad_outputs,
-        d_entities.transpose(-1, -2) @ e2e_queries * scale,
+        (d_words @ word_keys).mul_(scale),
+        d_entities @ (entity_keys * scale),
+        d_entities.transpose(-1, -2) @ (e2e_queries * scale),
         entity_probs.transpose(-1, -2) @ grad_outputs,
     ]
