@@ -231,15 +231,17 @@ def band_forward(
 
 def band_backward(
     band: BandInputs, layout: Layout, probs: Optional[torch.Tensor], stats: RowStats,
-    grad_out: torch.Tensor, delta: torch.Tensor, query_scale: float = 1.0,
-) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    out: torch.Tensor, grad_out: torch.Tensor, query_scale: float = 1.0,
+) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """Gradients (block layout) of the queries (times ``query_scale``, the factor the queries were
     pre-scaled by: then the unscaled queries' gradient), keys and values from the band's pairs,
-    given the forward's probabilities (or None: each chunk's are recomputed from the queries, keys,
-    masks and ``stats`` with the forward's own operations, as FlashAttention's backward does, Dao
-    2023 Alg. 2), the output gradient and ``delta = rowsum(dO ∘ O)``: ``dP`` and the query gradient
-    as one matmul per query block against its window; key and value gradients per offset (the
-    windows overlap, so their sums cannot be written by one matmul)."""
+    and ``delta = rowsum(dO ∘ O)`` ``(total, block, 1)``, given the forward's probabilities (or
+    None: each chunk's are recomputed from the queries, keys, masks and ``stats`` with the
+    forward's own operations, as FlashAttention's backward does, Dao 2023 Alg. 2), the whole
+    output ``out`` (entity terms included) and its gradient (zero in the padding rows), both in
+    block layout: ``dP`` and the query gradient as one matmul per query block against its window;
+    key and value gradients per offset (the windows overlap, so their sums cannot be written by
+    one matmul)."""
     reach, block = layout.reach, layout.block
     grad_queries = torch.empty_like(band.queries)
     grad_queries[:reach].zero_()
@@ -249,6 +251,7 @@ def band_backward(
     key_windows, value_windows = _windows(band.keys, layout), _windows(band.values, layout)
     scratch = None if probs is not None else _scratch(band, layout)
     d_scratch = _scratch(band, layout)
+    delta = out.new_zeros(out.size(0), layout.block, 1)
     for chunk in _chunks(layout):
         windows, count = _window_chunk(chunk, layout), chunk.stop - chunk.start
         queries, grads = band.queries[chunk], grad_out[chunk]
@@ -257,6 +260,7 @@ def band_backward(
         else:
             p = _chunk_scores(band, layout, chunk, key_windows, scratch[:count])
             p.sub_(stats.peak[chunk]).exp_().mul_(stats.inverse[chunk])
+        torch.sum(grads * out[chunk], -1, keepdim=True, out=delta[chunk])
         d_scores = torch.baddbmm(-delta[chunk], grads, value_windows[windows].transpose(1, 2),
                                  out=d_scratch[:count])
         d_scores.mul_(p)
@@ -265,4 +269,4 @@ def band_backward(
             shifted, columns = _shift(chunk, offset), slice(index * block, (index + 1) * block)
             grad_values[shifted].baddbmm_(p[:, :, columns].transpose(1, 2), grads)
             grad_keys[shifted].baddbmm_(d_scores[:, :, columns].transpose(1, 2), queries)
-    return grad_queries, grad_keys, grad_values
+    return grad_queries, grad_keys, grad_values, delta

@@ -247,8 +247,9 @@ class _BandAttentionFunction(torch.autograd.Function):
         ctx.layout, ctx.scale, ctx.dtypes, ctx.masks = layout, scale, dtypes, band.masks
         ctx.keep_probs = keep_probs
         kept = [probs] if keep_probs else []
+        # out: the word outputs' blocks (outputs[0] is a view of them), for rowsum(dO ∘ O).
         ctx.save_for_backward(band.queries, band.keys, band.values, band.valid, *stats, *kept,
-                              *outputs, *saved)
+                              out, *outputs[1:], *saved)
         return tuple(o.to(dtypes[0]) for o in outputs)
 
     @staticmethod
@@ -260,12 +261,11 @@ class _BandAttentionFunction(torch.autograd.Function):
         with torch.autocast(queries.device.type, enabled=False):
             grad_outputs = [g.to(queries.dtype) for g in grad_outputs]
             band = band_kernel.BandInputs(queries, keys, values, valid, ctx.masks)
-            delta = (grad_outputs[0] * rest[0]).sum(-1, keepdim=True)
-            grad_q, grad_k, grad_v = band_kernel.band_backward(
-                band, layout, probs, band_kernel.RowStats(peak, inverse),
-                band_kernel.to_blocks(grad_outputs[0], layout),
-                band_kernel.to_blocks(delta, layout), query_scale=scale)
+            grad_q, grad_k, grad_v, delta = band_kernel.band_backward(
+                band, layout, probs, band_kernel.RowStats(peak, inverse), rest[0],
+                band_kernel.to_blocks(grad_outputs[0], layout), query_scale=scale)
             grads = [band_kernel.from_blocks(g, layout, batch) for g in (grad_q, grad_k, grad_v)]
+            delta = band_kernel.from_blocks(delta, layout, batch)
             if len(rest) > 1:
                 entity_out, w2e, e2w, e2e, entity_keys, entity_values, entity_probs = rest[1:8]
                 d_scores = (grad_outputs[0] @ entity_values.transpose(-1, -2)).sub_(delta)
