@@ -49,6 +49,29 @@ def merge_heads(x: torch.Tensor) -> torch.Tensor:
     return x.transpose(1, 2).reshape(batch, length, heads * dim)
 
 
+class _SplitHeads(torch.autograd.Function):
+    """``(B, L, P, K, d)`` joint projections → ``P`` per-head ``(B, K, L, d)`` views (as
+    ``permute(2, 0, 3, 1, 4).unbind(0)``). The backward writes the ``P`` gradients into one
+    ``(B, L, P, K, d)`` tensor, one strided copy each; autograd's own (``stack`` of the gradients,
+    then a copy to undo the permutation for the projection's matmul) passes over them twice."""
+
+    @staticmethod
+    def forward(ctx, joint: torch.Tensor) -> Tuple[torch.Tensor, ...]:
+        ctx.shape = joint.shape
+        return tuple(joint.permute(2, 0, 3, 1, 4).unbind(0))
+
+    @staticmethod
+    def backward(ctx, *grads: Optional[torch.Tensor]) -> torch.Tensor:
+        joint = next(g for g in grads if g is not None).new_empty(ctx.shape)
+        for index, grad in enumerate(grads):
+            target = joint[:, :, index].transpose(1, 2)
+            if grad is None:
+                target.zero_()
+            else:
+                target.copy_(grad)
+        return joint
+
+
 class EntityAwareSelfAttention(nn.Module):
     """LUKE's entity-aware self-attention (Yamada et al. 2020, Eq. 3) with banded word→word pairs.
 
@@ -108,8 +131,7 @@ class EntityAwareSelfAttention(nn.Module):
         batch, length, _ = x.shape
         outputs = nn.functional.linear(x, weight, bias).view(
             batch, length, len(layers), self.num_heads, self.head_size)
-        # unbind's backward is one stack (split's adds one zero-padded copy per output)
-        return list(outputs.permute(2, 0, 3, 1, 4).unbind(0))
+        return list(_SplitHeads.apply(outputs))
 
     def _merge(self, x: torch.Tensor) -> torch.Tensor:
         return merge_heads(x)

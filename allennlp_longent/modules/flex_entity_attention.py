@@ -14,8 +14,9 @@ word→word pairs at most ``half`` apart (Longformer's band), every pair involvi
 ``flex_attention`` runs compiled (eager flex materialises the full matrix). On CUDA, flex's own
 fused backward is used. On CPU, torch compiles flex for inference only (and without its
 log-sum-exp), so CPU training runs :class:`_BandAttentionFunction`: the same function computed by
-:mod:`~allennlp_longent.modules.band_kernel` at width ``d`` in 128-word blocks, keeping the band's
-probabilities between the passes (softmax backward in FlashAttention-2's form, Dao 2023).
+:mod:`~allennlp_longent.modules.band_kernel` at width ``d`` in 64-word blocks; its backward
+recomputes the band's probabilities from the saved queries, keys and per-row softmax statistics
+(FlashAttention-2's backward, Dao 2023) unless ``keep_probs`` keeps them between the passes.
 """
 
 import logging
@@ -107,16 +108,20 @@ def flex_entity_attention(
     half: int,
     scale: float,
     entities: Optional[EntityTensors],
+    keep_probs: bool = False,
 ) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
     """Attended ``(B, K, N, d)`` words and ``(B, K, M, d)`` entities (None without entities); the
-    same function as ``banded_attention`` plus LUKE's entity terms, see the module docstring."""
+    same function as ``banded_attention`` plus LUKE's entity terms, see the module docstring.
+    ``keep_probs``: CPU training keeps the band's probabilities for the backward instead of
+    recomputing them (same results; more memory, one matmul and ``exp`` pass less)."""
     tensors = [word_queries, word_keys, word_values]
     if entities is not None:
         tensors += list(entities[:5])
     needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
     if needs_grad and word_queries.device.type == "cpu":
         entity_mask = None if entities is None else entities.mask
-        outputs = _BandAttentionFunction.apply(half, scale, word_mask, entity_mask, *tensors)
+        outputs = _BandAttentionFunction.apply(half, scale, keep_probs, word_mask, entity_mask,
+                                               *tensors)
         return outputs[0], (outputs[1] if entities is not None else None)
     return _flex_forward(word_queries, word_keys, word_values, word_mask, half, scale, entities)
 
@@ -197,20 +202,24 @@ def entity_block_mask(real: torch.Tensor, words: int, half: int):
 
 class _BandAttentionFunction(torch.autograd.Function):
     """CPU training: :mod:`band_kernel`'s blocked forward and backward for the word rows, dense
-    entity rows; the probabilities are kept between the passes. Computes in fp32 and returns the
-    inputs' dtype (bf16 autocast)."""
+    entity rows. The band's probabilities are recomputed in the backward from the saved queries,
+    keys and per-row softmax statistics unless ``keep_probs``. Computes in fp32 (fp64 for fp64
+    inputs) and returns the inputs' dtype (bf16 autocast). Word-sized results are written into
+    the block layout's buffers (GEMMs accumulating in place, scales folded into GEMMs or into the
+    small entity operands) rather than made by extra element-wise passes."""
 
     @staticmethod
-    def forward(ctx, half, scale, word_mask, entity_mask, *tensors):
+    def forward(ctx, half, scale, keep_probs, word_mask, entity_mask, *tensors):
         dtypes = [t.dtype for t in tensors]
+        compute = torch.float64 if dtypes[0] == torch.float64 else torch.float32
         with torch.autocast(tensors[0].device.type, enabled=False):
-            tensors = [t.float() for t in tensors]
+            tensors = [t.to(compute) for t in tensors]
             word_queries, word_keys, word_values = tensors[:3]
             batch, heads, words, _ = word_queries.shape
             layout = band_kernel.band_layout(batch * heads, words, half)
             valid = word_mask.bool()[:, None, :, None].expand(batch, heads, words, 1)
             band = band_kernel.BandInputs(
-                band_kernel.to_blocks(word_queries * scale, layout),
+                band_kernel.to_blocks(word_queries, layout, scale),
                 band_kernel.to_blocks(word_keys, layout),
                 band_kernel.to_blocks(word_values, layout),
                 band_kernel.to_blocks(valid, layout)[..., 0],
@@ -219,38 +228,44 @@ class _BandAttentionFunction(torch.autograd.Function):
             entity_scores, saved = None, []
             if entity_mask is not None:
                 w2e, e2w, e2e, entity_keys, entity_values = tensors[3:]
-                entity_scores = band_kernel.to_blocks(
-                    _word_entity_scores(w2e, entity_keys, entity_mask, scale), layout)
-            out, probs, entity_probs = band_kernel.band_forward(band, layout, entity_scores)
+                entity_scores = _word_entity_score_blocks(w2e, entity_keys, entity_mask, scale,
+                                                          layout)
+            out, probs, stats, entity_probs = band_kernel.band_forward(band, layout, entity_scores,
+                                                                       keep_probs)
+            if entity_mask is not None:
+                band_kernel.word_rows(out, layout).baddbmm_(
+                    band_kernel.word_rows(entity_probs, layout), entity_values.flatten(0, 1))
             outputs = [band_kernel.from_blocks(out, layout, batch)]
             if entity_mask is not None:
                 entity_probs = band_kernel.from_blocks(entity_probs, layout, batch)
-                outputs[0] = outputs[0] + entity_probs @ entity_values
                 row_probs = _entity_row_probs(e2w, e2e, word_keys, entity_keys, word_mask,
                                               entity_mask, scale)
                 outputs.append(row_probs[0] @ word_values + row_probs[1] @ entity_values)
                 # w2e is a view of the word projections' joint output (Q, K, V, Q_w2e): kept as
                 # is, it would keep all four alive until the backward (3·H floats per word more).
                 saved = [w2e.contiguous(), *tensors[4:], entity_probs, *row_probs]
-        ctx.layout, ctx.scale, ctx.dtypes = layout, scale, dtypes
-        ctx.save_for_backward(band.queries, band.keys, band.values, probs, *outputs, *saved)
+        ctx.layout, ctx.scale, ctx.dtypes, ctx.masks = layout, scale, dtypes, band.masks
+        ctx.keep_probs = keep_probs
+        kept = [probs] if keep_probs else []
+        # out: the word outputs' blocks (outputs[0] is a view of them), for rowsum(dO ∘ O).
+        ctx.save_for_backward(band.queries, band.keys, band.values, band.valid, *stats, *kept,
+                              out, *outputs[1:], *saved)
         return tuple(o.to(dtypes[0]) for o in outputs)
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        queries, keys, values, probs, *rest = ctx.saved_tensors
+        queries, keys, values, valid, peak, inverse, *rest = ctx.saved_tensors
+        probs = rest.pop(0) if ctx.keep_probs else None
         layout, scale = ctx.layout, ctx.scale
         batch = grad_outputs[0].size(0)
         with torch.autocast(queries.device.type, enabled=False):
-            grad_outputs = [g.float() for g in grad_outputs]
-            band = band_kernel.BandInputs(queries, keys, values, None, [])
-            delta = (grad_outputs[0] * rest[0]).sum(-1, keepdim=True)
-            grad_q, grad_k, grad_v = band_kernel.band_backward(
-                band, layout, probs, band_kernel.to_blocks(grad_outputs[0], layout),
-                band_kernel.to_blocks(delta, layout))
-            grads = [band_kernel.from_blocks(grad_q, layout, batch) * scale,
-                     band_kernel.from_blocks(grad_k, layout, batch),
-                     band_kernel.from_blocks(grad_v, layout, batch)]
+            grad_outputs = [g.to(queries.dtype) for g in grad_outputs]
+            band = band_kernel.BandInputs(queries, keys, values, valid, ctx.masks)
+            grad_q, grad_k, grad_v, delta = band_kernel.band_backward(
+                band, layout, probs, band_kernel.RowStats(peak, inverse), rest[0],
+                band_kernel.to_blocks(grad_outputs[0], layout), query_scale=scale)
+            grads = [band_kernel.from_blocks(g, layout, batch) for g in (grad_q, grad_k, grad_v)]
+            delta = band_kernel.from_blocks(delta, layout, batch)
             if len(rest) > 1:
                 entity_out, w2e, e2w, e2e, entity_keys, entity_values, entity_probs = rest[1:8]
                 d_scores = (grad_outputs[0] @ entity_values.transpose(-1, -2)).sub_(delta)
@@ -258,19 +273,24 @@ class _BandAttentionFunction(torch.autograd.Function):
                 rows = _entity_rows_backward(
                     e2w, e2e, band_kernel.from_blocks(keys, layout, batch), entity_keys,
                     band_kernel.from_blocks(values, layout, batch), entity_values, rest[8:10],
-                    entity_out, grad_outputs[1], scale)
-                grads[1] = grads[1] + rows[2]
-                grads[2] = grads[2] + rows[3]
-                grads += [d_scores @ entity_keys * scale, rows[0], rows[1],
-                          rows[4] + d_scores.transpose(-1, -2) @ w2e * scale,
-                          rows[5] + entity_probs.transpose(-1, -2) @ grad_outputs[0]]
-        return (None, None, None, None, *(g.to(d) for g, d in zip(grads, ctx.dtypes)))
+                    entity_out, grad_outputs[1], scale, grads[1], grads[2])
+                grads += [d_scores @ (entity_keys * scale), rows[0], rows[1],
+                          rows[2] + d_scores.transpose(-1, -2) @ (w2e * scale),
+                          rows[3] + entity_probs.transpose(-1, -2) @ grad_outputs[0]]
+        return (None, None, None, None, None, *(g.to(d) for g, d in zip(grads, ctx.dtypes)))
 
 
-def _word_entity_scores(w2e_queries, entity_keys, entity_mask, scale):
-    """Scaled ``(B, K, N, M)`` word→entity scores (``Q_w2e``), ``−inf`` at padded entities."""
-    scores = (w2e_queries * scale) @ entity_keys.transpose(-1, -2)
-    return scores.masked_fill_(~entity_mask.bool()[:, None, None, :], -math.inf)
+def _word_entity_score_blocks(w2e_queries, entity_keys, entity_mask, scale, layout):
+    """Scaled ``(B, K, N, M)`` word→entity scores (``Q_w2e``) in block layout (one GEMM writing
+    the blocks' word rows), ``−inf`` at padded entities."""
+    blocks = band_kernel.empty_blocks(layout, entity_keys.size(2), w2e_queries)
+    rows = band_kernel.word_rows(blocks, layout)
+    rows.baddbmm_(w2e_queries.flatten(0, 1), entity_keys.flatten(0, 1).transpose(1, 2), beta=0,
+                  alpha=scale)
+    if not bool(entity_mask.all()):
+        rows.view(w2e_queries.shape[:3] + (-1,)).masked_fill_(
+            ~entity_mask.bool()[:, None, None, :], -math.inf)
+    return blocks
 
 
 def _joint_probs(scores: List[torch.Tensor]) -> List[torch.Tensor]:
@@ -295,18 +315,22 @@ def _entity_row_probs(e2w_queries, e2e_queries, word_keys, entity_keys, word_mas
 
 
 def _entity_rows_backward(e2w_queries, e2e_queries, word_keys, entity_keys, word_values,
-                          entity_values, probs, outputs, grad_outputs, scale):
+                          entity_values, probs, outputs, grad_outputs, scale, grad_word_keys,
+                          grad_word_values):
     """Gradients of the dense entity rows (``probs``: their probabilities over words and over
-    entities): e2w queries, e2e queries, word keys, word values, entity keys, entity values."""
+    entities): e2w queries, e2e queries, entity keys and entity values are returned; the word keys'
+    and values' terms are added to ``grad_word_keys`` and ``grad_word_values`` in place."""
     word_probs, entity_probs = probs
     delta = (grad_outputs * outputs).sum(-1, keepdim=True)
     d_words = (grad_outputs @ word_values.transpose(-1, -2)).sub_(delta).mul_(word_probs)
     d_entities = (grad_outputs @ entity_values.transpose(-1, -2)).sub_(delta).mul_(entity_probs)
+    grad_word_keys.flatten(0, 1).baddbmm_(d_words.transpose(-1, -2).flatten(0, 1),
+                                          (e2w_queries * scale).flatten(0, 1))
+    grad_word_values.flatten(0, 1).baddbmm_(word_probs.transpose(-1, -2).flatten(0, 1),
+                                            grad_outputs.flatten(0, 1))
     return [
-        d_words @ word_keys * scale,
-        d_entities @ entity_keys * scale,
-        d_words.transpose(-1, -2) @ e2w_queries * scale,
-        word_probs.transpose(-1, -2) @ grad_outputs,
-        d_entities.transpose(-1, -2) @ e2e_queries * scale,
+        (d_words @ word_keys).mul_(scale),
+        d_entities @ (entity_keys * scale),
+        d_entities.transpose(-1, -2) @ (e2e_queries * scale),
         entity_probs.transpose(-1, -2) @ grad_outputs,
     ]

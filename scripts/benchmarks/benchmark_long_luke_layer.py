@@ -28,7 +28,8 @@ every configuration alike). Per pass: process CPU seconds (``time.process_time``
 wall clock after synchronising), wall seconds, and the process peak RSS (Linux ``VmHWM`` after
 ``clear_refs``, every allocation included; freed memory goes back to the kernel between passes,
 ``malloc_trim``). Printed: the median and the spread (min–max) of the CPU seconds, the largest peak
-RSS and its excess over the RSS before the pass.
+RSS and its excess over the RSS before the pass; the report also gives that earlier RSS split into
+anonymous and file-backed pages (``RssAnon``, ``RssFile``).
 
 Useful FLOPs (multiply-add = 2): the core does ``4·d`` per head for each (query, key) pair it must
 see: the band's ``n·(w + 1) − h(h + 1)`` word pairs and ``2·n·m + m²`` entity pairs (dense LUKE:
@@ -234,6 +235,10 @@ def worker(args) -> None:
         trim(0)
         Path("/proc/self/clear_refs").write_text("5")
         before = status_kib("VmRSS")
+        # Resident before the pass, anonymous (heap: model, inputs, leftovers) and file-backed
+        # (mapped libraries: the kernel may drop these pages under memory pressure, which lowers
+        # the baseline, and so the peak, without any change in this process).
+        before_parts = status_kib("RssAnon"), status_kib("RssFile")
         if device.type == "cuda":
             torch.cuda.reset_peak_memory_stats()
         start, start_cpu = time.perf_counter(), clock(device)
@@ -242,7 +247,8 @@ def worker(args) -> None:
         cpu, wall = clock(device) - start_cpu, time.perf_counter() - start
         peak = status_kib("VmHWM")
         result = {"cpu": cpu, "wall": wall, "rss_mib": peak / 1024,
-                  "extra_mib": (peak - before) / 1024}
+                  "extra_mib": (peak - before) / 1024, "before_anon_mib": before_parts[0] / 1024,
+                  "before_file_mib": before_parts[1] / 1024}
         if device.type == "cuda":
             result["cuda_mib"] = torch.cuda.max_memory_allocated() / 2 ** 20
         if rates:
@@ -288,7 +294,9 @@ def summarise(samples: list, kind: str, backend: str, mode: str, length: int,
     result = {"cpu": statistics.median(cpu), "cpu_min": min(cpu), "cpu_max": max(cpu),
               "wall": statistics.median(s["wall"] for s in samples),
               "rss_mib": max(s["rss_mib"] for s in samples),
-              "extra_mib": max(s["extra_mib"] for s in samples)}
+              "extra_mib": max(s["extra_mib"] for s in samples),
+              "before_anon_mib": max(s["before_anon_mib"] for s in samples),
+              "before_file_mib": max(s["before_file_mib"] for s in samples)}
     if "cuda_mib" in samples[0]:
         result["cuda_mib"] = max(s["cuda_mib"] for s in samples)
     if backend != "longformer":
@@ -333,6 +341,11 @@ def report(results: dict) -> None:
         print(f"  {length:>6} {mode:<8}{backend:<14} {peer['cpu'] / r['cpu']:5.2f}x faster, "
               f"{r['rss_mib'] / peer['rss_mib']:.2f} of its peak RSS "
               f"({r['extra_mib'] / peer['extra_mib']:.2f} of its extra RSS)")
+    print("\nresident before the pass, MiB (anonymous + file-backed, largest of the rounds):")
+    for (kind, backend, mode, length), r in sorted(results.items(), key=lambda i: i[0][3]):
+        if kind == "layer" and "before_anon_mib" in r:  # absent from runs before 2026-11-24
+            print(f"  {length:>6} {mode:<8}{backend:<14} {r['before_anon_mib']:6.0f} + "
+                  f"{r['before_file_mib']:4.0f}")
     for backend in GOAL_BACKENDS:
         report_goals(results, backend)
 
