@@ -9,6 +9,7 @@ first_stage.jsonnet`` (all ten features) and calibrated, NIL option included, by
 calibrate``, which writes the cascade archive that ``longent freetext --model`` reads.
 
     python scripts/linking/freetext_first_stage.py [--sets fixtures/freetext/dev] [--final]
+        [--in-style 1 3 8]
 """
 
 import argparse
@@ -49,19 +50,39 @@ def demo_cases(data_dir: Path, split: str, settings: CascadeSettings) -> List[Ca
     return cases
 
 
-def freetext_cases(directory: Path, settings: CascadeSettings, reach: int = 512) -> List[Case]:
-    """The spans the spaCy component would link, as it builds their queries."""
+def freetext_cases(directory: Path, settings: CascadeSettings, reach: int = 512
+                   ) -> Tuple[List[Case], List[int]]:
+    """The spans the spaCy component would link, as it builds their queries, and the index of
+    each one's paragraph."""
     data = read_set(directory)
     kb = KnowledgeBase()
     kb.add(data.entities)
-    queries, golds = [], []
-    for doc, paragraph in zip(gold_docs(spacy.blank("en"), data.paragraphs), data.paragraphs):
+    queries, golds, paragraphs = [], [], []
+    docs = gold_docs(spacy.blank("en"), data.paragraphs)
+    for index, (doc, paragraph) in enumerate(zip(docs, data.paragraphs)):
         for ent, gold in zip(doc.ents, paragraph.spans):
             if gold.kb_id is not None and ent.label_ not in SKIP_LABELS:
                 queries.append(MentionQuery(*_context_words(doc, ent, reach)))
                 golds.append(gold.kb_id)
+                paragraphs.append(index)
     found = Cascade(kb, None, settings).features(queries)
-    return [([e.id for e in entities], rows, gold) for (entities, rows), gold in zip(found, golds)]
+    cases = [([e.id for e in entities], rows, gold) for (entities, rows), gold in zip(found, golds)]
+    return cases, paragraphs
+
+
+def in_style(train: Sequence[Case], cases: Sequence[Case], paragraphs: Sequence[int],
+             copies: int, encoder: str) -> int:
+    """Right@1 on a free-text set's linked spans, each paragraph's spans linked by a first stage
+    fitted on ``train`` plus ``copies`` copies of the other paragraphs' spans (leave one
+    paragraph out): does supervision in the set's own style help?"""
+    hits = 0
+    for held in sorted(set(paragraphs)):
+        extra = [c for c, p in zip(cases, paragraphs) if p != held] * copies
+        fitted = fit([r for _, r, _ in [*train, *extra]], gold_index([*train, *extra]),
+                     EvidenceSettings(encoder))
+        hits += right_at_1(ContextEvidence(fitted),
+                           [c for c, p in zip(cases, paragraphs) if p == held])
+    return hits
 
 
 def gold_index(cases: Sequence[Case]) -> List[int]:
@@ -87,16 +108,25 @@ def main() -> None:
                         help="once, after every choice: the chosen fit and its baselines only, "
                              "also on the demo's test world")
     parser.add_argument("--encoder", default=PACKAGED)
+    parser.add_argument("--in-style", type=int, nargs="*", default=[],
+                        help="also fit on each set's other paragraphs, these many copies of them "
+                             "(leave one paragraph out; not with --final)")
     args = parser.parse_args()
+    if args.final and args.in_style:
+        parser.error("--in-style fits on the sets' own spans: a choice, not a final figure")
     started = time.process_time()
     settings = CascadeSettings(top_k=64, evidence=EvidenceSettings(args.encoder).to_dict())
     train = demo_cases(args.demo, "train", settings)
     evaluated: Dict[str, List[Case]] = {"demo val": demo_cases(args.demo, "val", settings)}
     if args.final:
         evaluated["demo test"] = demo_cases(args.demo, "test", settings)
+    in_style_sets = {}
     for directory in args.sets:
-        evaluated[f"free text {directory.name}"] = [
-            c for c in freetext_cases(directory, settings) if c[2] != NIL]
+        cases, paragraphs = freetext_cases(directory, settings)
+        linked = [i for i, c in enumerate(cases) if c[2] != NIL]
+        evaluated[f"free text {directory.name}"] = [cases[i] for i in linked]
+        in_style_sets[directory.name] = ([cases[i] for i in linked],
+                                         [paragraphs[i] for i in linked])
     print(f"features computed in {time.process_time() - started:.0f} CPU s; "
           f"{len(train)} training mentions")
 
@@ -118,6 +148,11 @@ def main() -> None:
             cells.append(f"{hits}/{len(cases)} [{low:.2f},{high:.2f}]".rjust(24))
         print(f"{name:<30}" + "".join(cells))
     print("chosen weights: " + ", ".join(f"{f} {w:.2f}" for f, w in fitted.weights.items()))
+    for name, (cases, paragraphs) in in_style_sets.items() if args.in_style else ():
+        for copies in args.in_style:
+            hits = in_style(train, cases, paragraphs, copies, args.encoder)
+            print(f"free text {name}, fitted also on its other paragraphs ({copies} copies), "
+                  f"leave one paragraph out: {hits}/{len(cases)}")
     print(f"(took {time.process_time() - started:.0f} CPU s)")
 
 
