@@ -133,9 +133,6 @@ class EntityAwareSelfAttention(nn.Module):
             batch, length, len(layers), self.num_heads, self.head_size)
         return list(_SplitHeads.apply(outputs))
 
-    def _merge(self, x: torch.Tensor) -> torch.Tensor:
-        return merge_heads(x)
-
     def forward(
         self,
         word_hidden_states: torch.Tensor,
@@ -155,8 +152,8 @@ class EntityAwareSelfAttention(nn.Module):
         heads = self.project(word_hidden_states, entity_hidden_states, attention_mask)
         words, entity_context = self.attend(*heads, attention_mask.words)
         if entity_context is None:
-            return self._merge(words), entity_hidden_states
-        return self._merge(words), self._merge(entity_context)
+            return merge_heads(words), entity_hidden_states
+        return merge_heads(words), merge_heads(entity_context)
 
     def project(
         self,

@@ -26,7 +26,7 @@ from allennlp.models.archival import CONFIG_NAME
 from allennlp.training.callbacks import TrainerCallback
 
 from allennlp_longent.relations.metrics.docred_f1 import DocredF1
-from allennlp_longent.relations.models.docred_model import LukeDocred
+from allennlp_longent.relations.models.docred_model import LukeDocred, count_triples
 
 logger = logging.getLogger(__name__)
 SWEEP_FILE = "threshold_calibration.json"
@@ -67,13 +67,8 @@ def sweep(model: LukeDocred, cached: Cached, offsets: Sequence[float]) -> List[D
     for offset in offsets:
         metric = DocredF1(model.metric.train_facts)
         for logits, pair_indices, metadata in cached:
-            documents = model.triples(model.decide(logits, pair_indices, offset), pair_indices,
-                                      metadata)
-            metric(
-                [{(h, t, r) for h, t, r, _ in doc} for doc in documents],
-                [meta["gold"] for meta in metadata],
-                [meta["entity_names"] for meta in metadata],
-            )
+            predicted = model.decide(logits, pair_indices, offset)
+            count_triples(metric, model.triples(predicted, pair_indices, metadata), metadata)
         rows.append({"threshold_offset": offset, **metric.get_metric()})
     return rows
 

@@ -11,8 +11,6 @@ variants' outputs and gradients are equal bit for bit.
 """
 
 import argparse
-import ctypes
-import re
 import statistics
 import sys
 import time
@@ -21,17 +19,13 @@ from pathlib import Path
 HEADS, WIDTH, ENTITIES, WINDOW = 12, 64, 64, 512
 
 
-def status_kib(field: str) -> int:
-    text = Path("/proc/self/status").read_text()
-    return int(re.search(rf"^{field}:\s+(\d+) kB", text, re.MULTILINE).group(1))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--words", type=int, default=16384)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     import torch
+    from benchmark_long_luke_layer import reset_peak_rss, status_kib
 
     from allennlp_longent.modules.flex_entity_attention import (
         EntityTensors,
@@ -44,7 +38,6 @@ def main() -> None:
     inputs = [torch.randn(1, HEADS, n, WIDTH, requires_grad=True) for n in sizes]
     word_mask = torch.ones(1, args.words, dtype=torch.bool)
     entity_mask = torch.ones(1, ENTITIES, dtype=torch.bool)
-    trim = ctypes.CDLL("libc.so.6").malloc_trim
 
     def step(keep: bool) -> list:
         words, entities = flex_entity_attention(
@@ -61,9 +54,7 @@ def main() -> None:
     for round_ in range(args.rounds):
         order = ("kept", "recomputed") if round_ % 2 == 0 else ("recomputed", "kept")
         for name in order:
-            trim(0)
-            Path("/proc/self/clear_refs").write_text("5")
-            before = status_kib("VmRSS")
+            before = reset_peak_rss()
             start = time.process_time()
             step(name == "kept")
             seconds = time.process_time() - start

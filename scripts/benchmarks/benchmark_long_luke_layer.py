@@ -65,6 +65,15 @@ def status_kib(field: str) -> int:
     return int(re.search(rf"^{field}:\s+(\d+) kB", text, re.MULTILINE).group(1))
 
 
+def reset_peak_rss() -> int:
+    """Returns freed memory to the kernel, restarts the peak (``VmHWM``) from the current RSS
+    (``clear_refs``) and returns that RSS in KiB: the peak after a pass, minus this, is what the
+    pass added."""
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+    Path("/proc/self/clear_refs").write_text("5")
+    return status_kib("VmRSS")
+
+
 def useful_flops(kind: str, backend: str, words: int, mode: str) -> float:
     entities, half = ENTITIES, WINDOW // 2
     if backend == "dense":
@@ -228,13 +237,10 @@ def worker(args) -> None:
     torch.set_num_threads(args.threads)
     run = build(args.kind, args.backend, args.length, args.mode, device)
     run()  # warm-up: flex compiles here
-    trim = ctypes.CDLL("libc.so.6").malloc_trim
     for line in sys.stdin:
         if line.strip() != "run":
             break
-        trim(0)
-        Path("/proc/self/clear_refs").write_text("5")
-        before = status_kib("VmRSS")
+        before = reset_peak_rss()
         # Resident before the pass, anonymous (heap: model, inputs, leftovers) and file-backed
         # (mapped libraries: the kernel may drop these pages under memory pressure, which lowers
         # the baseline, and so the peak, without any change in this process).

@@ -120,13 +120,13 @@ def main() -> None:
     evaluated: Dict[str, List[Case]] = {"demo val": demo_cases(args.demo, "val", settings)}
     if args.final:
         evaluated["demo test"] = demo_cases(args.demo, "test", settings)
-    in_style_sets = {}
+    paragraphs_of: Dict[str, List[int]] = {}  # per free-text set, each linked span's paragraph
     for directory in args.sets:
         cases, paragraphs = freetext_cases(directory, settings)
         linked = [i for i, c in enumerate(cases) if c[2] != NIL]
-        evaluated[f"free text {directory.name}"] = [cases[i] for i in linked]
-        in_style_sets[directory.name] = ([cases[i] for i in linked],
-                                         [paragraphs[i] for i in linked])
+        name = f"free text {directory.name}"
+        evaluated[name] = [cases[i] for i in linked]
+        paragraphs_of[name] = [paragraphs[i] for i in linked]
     print(f"features computed in {time.process_time() - started:.0f} CPU s; "
           f"{len(train)} training mentions")
 
@@ -148,11 +148,11 @@ def main() -> None:
             cells.append(f"{hits}/{len(cases)} [{low:.2f},{high:.2f}]".rjust(24))
         print(f"{name:<30}" + "".join(cells))
     print("chosen weights: " + ", ".join(f"{f} {w:.2f}" for f, w in fitted.weights.items()))
-    for name, (cases, paragraphs) in in_style_sets.items() if args.in_style else ():
+    for name, paragraphs in paragraphs_of.items():
         for copies in args.in_style:
-            hits = in_style(train, cases, paragraphs, copies, args.encoder)
-            print(f"free text {name}, fitted also on its other paragraphs ({copies} copies), "
-                  f"leave one paragraph out: {hits}/{len(cases)}")
+            hits = in_style(train, evaluated[name], paragraphs, copies, args.encoder)
+            print(f"{name}, fitted also on its other paragraphs ({copies} copies), "
+                  f"leave one paragraph out: {hits}/{len(paragraphs)}")
     print(f"(took {time.process_time() - started:.0f} CPU s)")
 
 

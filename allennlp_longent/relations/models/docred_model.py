@@ -84,6 +84,14 @@ class GroupBilinear(torch.nn.Module):
         return self.linear((head * tail).flatten(-3))
 
 
+def count_triples(metric: DocredF1, documents: List[List[Tuple[int, int, str, int]]],
+                  metadata: List[Dict[str, Any]]) -> None:
+    """Adds the predicted ``(head, tail, relation, pair)`` triples of labelled documents to
+    ``metric``."""
+    metric([{(h, t, r) for h, t, r, _ in doc} for doc in documents],
+           [meta["gold"] for meta in metadata], [meta["entity_names"] for meta in metadata])
+
+
 @Model.register("luke_docred")
 class LukeDocred(LukeEntityModel):
     def __init__(
@@ -168,11 +176,7 @@ class LukeDocred(LukeEntityModel):
             output["triples"] = self.triples(predicted, pair_indices, metadata)
             output["metadata"] = metadata
             if all(meta["gold"] is not None for meta in metadata):
-                self.metric(
-                    [{(h, t, r) for h, t, r, _ in doc} for doc in output["triples"]],
-                    [meta["gold"] for meta in metadata],
-                    [meta["entity_names"] for meta in metadata],
-                )
+                count_triples(self.metric, output["triples"], metadata)
         return output
 
     def pair_context(
