@@ -16,6 +16,11 @@ D_i: the content words of e_i's title and description; df(w): how many of the K 
     overlap_i   = Dice overlap of the mention's and e_i's bare title's content words
     qualifier_i = +1 when a word of e_i's bracketed title qualifier ("ship" in "Edda Ambrell
                   (ship)") is in C, -1 when e_i has a qualifier none of whose words is, else 0
+    fact_i      = max_{s, d} cos(v(s), v(d)), s as in clue_i, d one of the first
+                  ``FACT_SENTENCES`` sentences of e_i's description with the words of e_i's bare
+                  title left out: the one fact of the page that a nearby sentence paraphrases
+                  ("who had once hunted whales" for "a former whaler"), which a vector of the
+                  whole page blurs
 
 and the first-stage score is ``s_i = Σ_f w_f (x_{f,i} - μ_f) / σ_f`` over the features
 f ∈ ``FEATURES``, with also ``retrieval`` (the retriever's score), ``own_document`` (1 for the
@@ -43,8 +48,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 FEATURES = ("retrieval", "mention", "clue", "own_document", "title_match", "share", "context",
-            "names", "overlap", "qualifier")
-ENCODER_FEATURES = ("mention", "clue")
+            "names", "overlap", "qualifier", "fact")
+ENCODER_FEATURES = ("mention", "clue", "fact")
+FACT_SENTENCES = 24
 SENTENCE_ENDS = (".", "!", "?")
 
 
@@ -61,6 +67,25 @@ def nearby_sentences(words: Sequence[str], start: int, end: int, window: int) ->
             if near and any(not w.endswith(SENTENCE_ENDS) for w in sentence):
                 sentences.append(" ".join(sentence))
             first = i + 1
+    return sentences
+
+
+def description_sentences(text: str, title: str = "") -> List[str]:
+    """Sentences of a description (words up to one ending in ``. ! ?``), the words of ``title``
+    left out (case and surrounding punctuation ignored; a sentence's last word is kept); a
+    sentence left with nothing but its stop is dropped."""
+    names = set(title.lower().split())
+    sentences: List[str] = []
+    current: List[str] = []
+    words = text.split()
+    for i, word in enumerate(words):
+        last = word.endswith(SENTENCE_ENDS)
+        if last or word.lower().strip(".,;:!?'\"") not in names:
+            current.append(word)
+        if last or i == len(words) - 1:
+            if any(not w.endswith(SENTENCE_ENDS) for w in current):
+                sentences.append(" ".join(current))
+            current = []
     return sentences
 
 
@@ -125,6 +150,7 @@ class ContextEvidence:
         self._encoder: Optional[DenseEncoder] = None
         self._vectors: OrderedDict[Entity, np.ndarray] = OrderedDict()
         self._words: Dict[str, Set[str]] = {}
+        self._facts: OrderedDict[Entity, np.ndarray] = OrderedDict()
 
     @property
     def encoder(self) -> "DenseEncoder":
@@ -155,6 +181,7 @@ class ContextEvidence:
         columns are 0)."""
         window = self.settings.window
         encoded = self.uses_encoder()
+        facts = encoded and self.uses_encoder(("fact",))
         sentences = [nearby_sentences(q.words, q.start, q.end, window) if encoded else []
                      for q in queries]
         texts = list(dict.fromkeys([q.mention for q in queries] + [s for ss in sentences
@@ -165,12 +192,16 @@ class ContextEvidence:
             if not found:
                 rows.append(np.zeros((0, len(FEATURES))))
                 continue
-            mention = clue = np.zeros(len(found))
+            mention = clue = fact = np.zeros(len(found))
             if encoded:
                 entities = self.entity_vectors(found)
                 mention = entities @ text_vectors[query.mention]
                 if near:
-                    clue = (np.stack([text_vectors[s] for s in near]) @ entities.T).max(0)
+                    near_vectors = np.stack([text_vectors[s] for s in near])
+                    clue = (near_vectors @ entities.T).max(0)
+                    if facts:
+                        fact = np.array([(near_vectors @ f.T).max() if len(f) else 0.0
+                                         for f in self.fact_vectors(found)])
             own = np.array([float(e.id == query.document_id) for e in found])
             title = np.array([float(bare_title(e.title) == bare_title(query.mention))
                               for e in found])
@@ -185,13 +216,30 @@ class ContextEvidence:
             qualifier = np.array([_qualifier(qualifier_words(e.title), context) for e in found])
             rows.append(np.stack([retrieved, mention, clue, own, title, share,
                                   weighted_share(context, pages), weighted_share(names, pages),
-                                  overlap, qualifier], axis=1))
+                                  overlap, qualifier, fact], axis=1))
         return rows
 
-    def uses_encoder(self) -> bool:
-        """Unfitted settings (features for a fit) or a weight on an encoder feature."""
+    def fact_vectors(self, entities: Sequence["Entity"]) -> List[np.ndarray]:
+        """Unit vectors of the first ``FACT_SENTENCES`` sentences of each entity's description."""
+        missing = [e for e in dict.fromkeys(entities) if e not in self._facts]
+        if missing:
+            split = [description_sentences(e.description, bare_title(e.title))[:FACT_SENTENCES]
+                     for e in missing]
+            flat = [t for ts in split for t in ts]
+            vectors = self.encoder.texts(flat) if flat else np.zeros((0, 0))
+            at = 0
+            for entity, ts in zip(missing, split):
+                self._facts[entity] = vectors[at:at + len(ts)]
+                at += len(ts)
+        rows = [self._facts[e] for e in entities]
+        while len(self._facts) > max(self.cache_size, len(entities)):
+            self._facts.popitem(last=False)
+        return rows
+
+    def uses_encoder(self, features: Sequence[str] = ENCODER_FEATURES) -> bool:
+        """Unfitted settings (features for a fit) or a weight on one of ``features``."""
         weights = self.settings.weights
-        return not weights or any(weights.get(f) for f in ENCODER_FEATURES)
+        return not weights or any(weights.get(f) for f in features)
 
     def page_words(self, entity: "Entity") -> Set[str]:
         if entity.id not in self._words:

@@ -101,6 +101,22 @@ def test_fit_trainer_matches_evidence_fit_and_the_archive_ranks(tmp_path, encode
         indexes.kb("islands"), None, settings).features([mentions[0]["query"]])[0][0]}
 
 
+def test_a_first_stage_fitted_before_a_feature_was_added_loads_with_it_at_weight_0(encoder):
+    import torch
+    from allennlp.data import Vocabulary
+
+    from allennlp_longent.linking.evidence import FEATURES
+    from allennlp_longent.linking.models.first_stage import ContextEvidenceFirstStage
+
+    old = len(FEATURES) - 1
+    model = ContextEvidenceFirstStage(Vocabulary(), encoder=str(encoder))
+    model.load_state_dict({"weights": torch.arange(1.0, old + 1, dtype=torch.float64),
+                           "scales": torch.tensor([[2.0, 3.0]] * old, dtype=torch.float64)})
+    settings = model.settings()
+    assert [settings.weights[f] for f in FEATURES] == [*range(1, old + 1), 0.0]
+    assert settings.scales[FEATURES[-1]] == [0.0, 1.0] and settings.scales[FEATURES[0]] == [2, 3]
+
+
 def test_spacy_takes_one_archive_and_refuses_the_old_keys(linker_files):
     archive, kb = linker_files
     nlp = spacy.blank("en")

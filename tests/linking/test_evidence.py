@@ -9,6 +9,7 @@ from allennlp_longent.linking.evidence import (
     FEATURES,
     ContextEvidence,
     EvidenceSettings,
+    description_sentences,
     fit,
     nearby_sentences,
 )
@@ -68,6 +69,31 @@ def test_features_by_hand():
     # near sentences (window 3): "A b .", "Old sailed ." (nothing) and "He kept bees !" (bees)
     np.testing.assert_allclose(rows[:, 2], [s2, 0.0, 0.0], atol=1e-3)
     assert rows[:, 3].tolist() == [0.0, 0.0, 1.0]  # the mention's own page
+    # fact: the best (near sentence, description sentence) pair. "kept bees" meets "He kept
+    # bees !" (cos 1); "won a war" meets no near sentence (cos ~0: only the 1e-3 axes);
+    # the page's sentences lose "Old" and "Carrow" (its title), leaving "A b ." and "sailed .",
+    # which meet "A b ." on the 1e-3 axis alone (cos 1)
+    np.testing.assert_allclose(rows[:, FEATURES.index("fact")], [1.0, 0.0, 1.0], atol=1e-3)
+
+
+def test_description_sentences_leave_out_the_title_and_empty_sentences():
+    text = "Saltmere Saltmere is a town . Saltmere . It was founded in 435 . Since then"
+    assert description_sentences(text, "Saltmere") == [
+        "is a town .", "It was founded in 435 .", "Since then"]
+    assert description_sentences("Aldous Corrander, a former whaler. He dug it.",
+                                 "Aldous Corrander") == ["a former whaler.", "He dug it."]
+    assert description_sentences("No stop at all") == ["No stop at all"]
+
+
+def test_fitted_settings_without_a_fact_weight_never_encode_description_sentences():
+    query = MentionQuery(tuple(WORDS), 4, 4)
+    scales = {f: [0.0, 1.0] for f in FEATURES}
+    old = evidence(weights={"clue": 1.0}, scales=scales)
+    [rows] = old.features([query], [ENTITIES], [np.ones(3)])
+    assert not old._facts and not rows[:, FEATURES.index("fact")].any()
+    new = evidence(weights={"clue": 1.0, "fact": 0.5}, scales=scales)
+    new.features([query], [ENTITIES], [np.ones(3)])
+    assert set(new._facts) == set(ENTITIES)
 
 
 def test_fit_learns_the_deciding_feature_and_counts_what_it_saw():

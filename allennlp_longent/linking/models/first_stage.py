@@ -91,6 +91,18 @@ class ContextEvidenceFirstStage(Model):
         return EvidenceSettings(self.encoder, self.max_length, self.window, weights,
                                 dict(zip(FEATURES, scales)))
 
+    def _load_from_state_dict(self, state_dict: Dict[str, torch.Tensor], prefix: str,
+                              *args: Any, **kwargs: Any) -> None:
+        """An archive fitted before a feature was appended to ``FEATURES`` holds fewer rows: the
+        new features get weight 0 and scale (0, 1), as :func:`evidence.standardize` reads
+        settings that lack them."""
+        for name, pad in (("weights", [0.0]), ("scales", [0.0, 1.0])):
+            held = state_dict.get(prefix + name)
+            if held is not None and 0 < len(held) < len(FEATURES):
+                rows = torch.tensor([pad] * (len(FEATURES) - len(held)), dtype=held.dtype)
+                state_dict[prefix + name] = torch.cat([held, rows.reshape(-1, *held.shape[1:])])
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
+
     def load_fitted(self, fitted: EvidenceSettings) -> None:
         with torch.no_grad():
             self.weights.copy_(torch.tensor([fitted.weights[f] for f in FEATURES]))
