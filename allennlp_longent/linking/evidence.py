@@ -16,11 +16,13 @@ D_i: the content words of e_i's title and description; df(w): how many of the K 
     overlap_i   = Dice overlap of the mention's and e_i's bare title's content words
     qualifier_i = +1 when a word of e_i's bracketed title qualifier ("ship" in "Edda Ambrell
                   (ship)") is in C, -1 when e_i has a qualifier none of whose words is, else 0
-    fact_i      = max_{s, d} cos(v(s), v(d)), s as in clue_i, d one of the first
-                  ``FACT_SENTENCES`` sentences of e_i's description with the words of e_i's bare
-                  title left out: the one fact of the page that a nearby sentence paraphrases
-                  ("who had once hunted whales" for "a former whaler"), which a vector of the
-                  whole page blurs
+    fact_i      = b_i - max_j b_j,  b_i = max_{s, d} cos(v(s), v(d)), s as in clue_i, d one of
+                  the first ``FACT_SENTENCES`` sentences of e_i's description with the words of
+                  e_i's bare title left out: the one fact of the page that a nearby sentence
+                  paraphrases ("who had once hunted whales" for "a former whaler"), which a
+                  vector of the whole page blurs. Relative to the query's best, so that its level,
+                  high where contexts repeat a page's sentences (the generated worlds) and lower in
+                  free prose, does not move the NIL option's threshold; the ranking is the same
 
 and the first-stage score is ``s_i = Σ_f w_f (x_{f,i} - μ_f) / σ_f`` over the features
 f ∈ ``FEATURES``, with also ``retrieval`` (the retriever's score), ``own_document`` (1 for the
@@ -200,8 +202,9 @@ class ContextEvidence:
                     near_vectors = np.stack([text_vectors[s] for s in near])
                     clue = (near_vectors @ entities.T).max(0)
                     if facts:
-                        fact = np.array([(near_vectors @ f.T).max() if len(f) else 0.0
+                        best = np.array([(near_vectors @ f.T).max() if len(f) else 0.0
                                          for f in self.fact_vectors(found)])
+                        fact = best - best.max()
             own = np.array([float(e.id == query.document_id) for e in found])
             title = np.array([float(bare_title(e.title) == bare_title(query.mention))
                               for e in found])

@@ -69,11 +69,11 @@ def test_features_by_hand():
     # near sentences (window 3): "A b .", "Old sailed ." (nothing) and "He kept bees !" (bees)
     np.testing.assert_allclose(rows[:, 2], [s2, 0.0, 0.0], atol=1e-3)
     assert rows[:, 3].tolist() == [0.0, 0.0, 1.0]  # the mention's own page
-    # fact: the best (near sentence, description sentence) pair. "kept bees" meets "He kept
-    # bees !" (cos 1); "won a war" meets no near sentence (cos ~0: only the 1e-3 axes);
-    # the page's sentences lose "Old" and "Carrow" (its title), leaving "A b ." and "sailed .",
-    # which meet "A b ." on the 1e-3 axis alone (cos 1)
-    np.testing.assert_allclose(rows[:, FEATURES.index("fact")], [1.0, 0.0, 1.0], atol=1e-3)
+    # fact: the best (near sentence, description sentence) pair, less the query's best.
+    # "kept bees" meets "He kept bees !" (cos 1); "won a war" meets no near sentence (cos ~0:
+    # only the 1e-3 axes); the page's sentences lose "Old" and "Carrow" (its title), leaving
+    # "A b ." and "sailed .", which meet "A b ." on the 1e-3 axis alone (cos 1)
+    np.testing.assert_allclose(rows[:, FEATURES.index("fact")], [0.0, -1.0, 0.0], atol=1e-3)
 
 
 def test_description_sentences_leave_out_the_title_and_empty_sentences():
