@@ -23,6 +23,9 @@ D_i: the content words of e_i's title and description; df(w): how many of the K 
                   vector of the whole page blurs. Relative to the query's best, so that its level,
                   high where contexts repeat a page's sentences (the generated worlds) and lower in
                   free prose, does not move the NIL option's threshold; the ranking is the same
+    unmatched_i = |M − D_i| / |M|, M the mention's content words: the share of the mention's
+                  words that e_i's page never writes ("Oriel" of "Oriel Corrander" against every
+                  Corrander of the KB), evidence against e_i and, for all candidates, for NIL
 
 and the first-stage score is ``s_i = Σ_f w_f (x_{f,i} - μ_f) / σ_f`` over the features
 f ∈ ``FEATURES``, with also ``retrieval`` (the retriever's score), ``own_document`` (1 for the
@@ -50,7 +53,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 FEATURES = ("retrieval", "mention", "clue", "own_document", "title_match", "share", "context",
-            "names", "overlap", "qualifier", "fact")
+            "names", "overlap", "qualifier", "fact", "unmatched")
 ENCODER_FEATURES = ("mention", "clue", "fact")
 FACT_SENTENCES = 24
 SENTENCE_ENDS = (".", "!", "?")
@@ -217,9 +220,11 @@ class ContextEvidence:
             overlap = np.array([dice(mention_words, bm25_tokens(bare_title(e.title)))
                                 for e in found])
             qualifier = np.array([_qualifier(qualifier_words(e.title), context) for e in found])
+            unmatched = np.array([len(set(mention_words) - page) / max(len(set(mention_words)), 1)
+                                  for page in pages])
             rows.append(np.stack([retrieved, mention, clue, own, title, share,
                                   weighted_share(context, pages), weighted_share(names, pages),
-                                  overlap, qualifier, fact], axis=1))
+                                  overlap, qualifier, fact, unmatched], axis=1))
         return rows
 
     def fact_vectors(self, entities: Sequence["Entity"]) -> List[np.ndarray]:

@@ -74,6 +74,12 @@ def test_features_by_hand():
     # only the 1e-3 axes); the page's sentences lose "Old" and "Carrow" (its title), leaving
     # "A b ." and "sailed .", which meet "A b ." on the 1e-3 axis alone (cos 1)
     np.testing.assert_allclose(rows[:, FEATURES.index("fact")], [0.0, -1.0, 0.0], atol=1e-3)
+    # unmatched: "carrow" is the only content word of the mention; every page writes it
+    assert rows[:, FEATURES.index("unmatched")].tolist() == [0.0, 0.0, 0.0]
+    [rows] = evidence().features([MentionQuery(("Old", "Carrow", "sailed", "."), 0, 1)],
+                                 [ENTITIES], [np.ones(3)])
+    # "old carrow": the beekeeper's and the soldier's pages lack "old", the page has both
+    assert rows[:, FEATURES.index("unmatched")].tolist() == [0.5, 0.5, 0.0]
 
 
 def test_description_sentences_leave_out_the_title_and_empty_sentences():
