@@ -3,7 +3,9 @@
 A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_longent.linking.
 freetext`; ``fixtures/freetext/{dev,test}``). Per set: retrieval alone (BM25 with its title field);
 with ``--model``, a ``cascade_linker`` archive (``longent calibrate``), its first stage (weight 0:
-no cross-encoder) with the calibrated NIL option, and the whole cascade as calibrated; with
+no cross-encoder) with the calibrated NIL option, the whole cascade as calibrated and, when the
+archive holds a cross-encoder, the cascade at weight 1 (the trained re-ranker's order of the first
+stage's top ``rerank_k``, except where it abstains on an exact title); with
 ``--spacy-peer``, spaCy's ``entity_linker`` trained by ``scripts/linking/train_spacy_peer.py``:
 accuracy over all spans that name something (a NIL span is right when linked NIL) with its count and
 a 95 % Wilson interval, NIL precision and recall, and mentions per CPU second. Exits 1 when
@@ -25,6 +27,7 @@ from allennlp_longent.commands.safe_io import (
 RETRIEVAL = "retrieval alone (BM25 + titles)"
 FIRST_STAGE = "cascade's first stage + NIL option"
 CASCADE = "cascade (as calibrated)"
+RERANKER = "re-ranker's order (weight 1)"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -66,8 +69,10 @@ def run(args: argparse.Namespace) -> None:
     )
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
+    reranks = False
     if args.model is not None:
-        c = _calibration(args.model)
+        model = _model_config(args.model)
+        c, reranks = model["calibration"], bool(model.get("cross_encoder"))
         print(f"{args.model}: re-ranker weight {c.get('weight')}, NIL score "
               f"{c.get('nil_score')}, temperature {c.get('temperature')}")
     failed = []
@@ -83,6 +88,8 @@ def run(args: argparse.Namespace) -> None:
             if args.model is not None:
                 linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0)
                 linkers[CASCADE] = longent_linker(kb_dir, args.model)
+            if reranks:
+                linkers[RERANKER] = longent_linker(kb_dir, args.model, weight=1.0)
             if args.spacy_peer is not None:
                 linkers["spaCy entity_linker"] = spacy_peer_linker(
                     args.spacy_peer, data.entities, args.encoder)
@@ -104,8 +111,9 @@ def run(args: argparse.Namespace) -> None:
         sys.exit(1)
 
 
-def _calibration(model: str) -> dict:
-    """The calibration in a ``cascade_linker`` archive's config."""
+def _model_config(model: str) -> dict:
+    """The ``model`` section of a ``cascade_linker`` archive's config (its calibration, whether
+    it holds a cross-encoder)."""
     import json
     import tarfile
 
@@ -114,4 +122,4 @@ def _calibration(model: str) -> dict:
         config = json.load(member) if member is not None else {}
     if config.get("model", {}).get("type") != "cascade_linker":
         raise CommandError(f"{model} holds no cascade_linker (write one with longent calibrate)")
-    return config["model"]["calibration"]
+    return config["model"]

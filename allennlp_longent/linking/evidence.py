@@ -220,8 +220,8 @@ class ContextEvidence:
             overlap = np.array([dice(mention_words, bm25_tokens(bare_title(e.title)))
                                 for e in found])
             qualifier = np.array([_qualifier(qualifier_words(e.title), context) for e in found])
-            unmatched = np.array([len(set(mention_words) - page) / max(len(set(mention_words)), 1)
-                                  for page in pages])
+            said = set(mention_words)
+            unmatched = np.array([len(said - page) / max(len(said), 1) for page in pages])
             rows.append(np.stack([retrieved, mention, clue, own, title, share,
                                   weighted_share(context, pages), weighted_share(names, pages),
                                   overlap, qualifier, fact, unmatched], axis=1))

@@ -135,3 +135,28 @@ def test_command_takes_one_cascade_archive(tmp_path, capsys):
         assert row[:6] == ["1/4", "0.250", f"[{low:.3f},", f"{high:.3f}]", "1/4", "1/1"]
     with pytest.raises(SystemExit, match="--archive, --calibration and --first-stage are gone"):
         main(["freetext", str(data), "--archive", str(model), "--calibration", "c.json"])
+
+
+def test_an_archive_with_a_cross_encoder_adds_the_re_ranker_s_row(tmp_path, capsys):
+    """The weight-1 row shows the trained re-ranker's own order, so it is there only when the
+    archive holds one; every row links all four spans."""
+    from tiny_linker import build_tiny_linker
+
+    from allennlp_longent.commands.cli import main
+    from allennlp_longent.commands.freetext import CASCADE, RERANKER
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    (tmp_path / "set").mkdir()
+    data = _tiny_set(tmp_path / "set")
+    ranker, _ = build_tiny_linker(tmp_path / "tiny_linker")
+    with_ranker = write_cascade_archive(tmp_path / "with.tar.gz",
+                                        CascadeSettings(rerank_k=2, weight=0.5), str(ranker))
+    without = write_cascade_archive(tmp_path / "without.tar.gz", CascadeSettings(weight=0.0))
+    for model, rows in ((with_ranker, (CASCADE, RERANKER)), (without, (CASCADE,))):
+        main(["freetext", str(data), "--model", str(model)])
+        lines = capsys.readouterr().out.splitlines()
+        assert [n for n in (CASCADE, RERANKER) if any(n in line for line in lines)] == list(rows)
+        for name in rows:
+            row = [line for line in lines if name in line][0].split(name, 1)[1].split()
+            assert row[0].endswith("/4")
