@@ -1,0 +1,114 @@
+"""Linking worlds in real prose from DocRED-format documents (an experiment of issue 19).
+
+Each document becomes a zeshel world. Per entity (types PER, ORG, LOC, MISC) mentioned in two
+or more sentences, one sentence where it is mentioned is held out as context: the last such
+sentence whose removal leaves it, and every entity held out before it, a sentence for its page.
+Each entity's page is its longest name followed by the document's sentences that mention it,
+leaving out every held-out sentence, so no page repeats a context word for word. The mention to
+link is the entity's first mention in its held-out sentence. Its candidates are the document's
+entities that have a page (the gold first), at most ``--candidates`` of them. The context is one
+document holding the held-out sentences in order.
+
+    python scripts/demo_data/docred_linking_worlds.py RE_DOCRED.json OUT [--docs 0 250]
+
+It appends to ``OUT/mentions/train.json`` and ``OUT/<candidates-dir>/train.json`` and writes
+``OUT/documents/docred_<n>.json``, so it can extend the generated worlds of
+``make_zeshel_demo.py --extra-worlds``.
+"""
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+from typing import Dict, Set
+
+TYPES = {"PER", "ORG", "LOC", "MISC"}
+
+
+def _id(*parts: object) -> str:
+    return hashlib.sha1("/".join(map(str, parts)).encode()).hexdigest()[:16].upper()
+
+
+def world(doc: dict, index: int, max_candidates: int) -> tuple:
+    """``(documents, mentions, candidates)`` of one document; empty when nothing is linkable."""
+    sentences = [" ".join(" ".join(s).split()) for s in doc["sents"]]
+    entities = [v for v in doc["vertexSet"] if v[0]["type"] in TYPES]
+    held: Dict[int, int] = {}  # entity position -> held-out sentence
+    taken: Set[int] = set()
+    sentence_sets = [{m["sent_id"] for m in mentions} for mentions in entities]
+    for e, ids in enumerate(sentence_sets):
+        for s in sorted(ids - taken, reverse=True):
+            keeps_page = all(len(sentence_sets[h] - taken - {s}) >= 1
+                             for h in [*held, e] if s in sentence_sets[h] or h == e)
+            if keeps_page:
+                held[e] = s
+                taken.add(s)
+                break
+    name = f"docred_{index:04d}"
+    pages: Dict[int, dict] = {}
+    for e, mentions in enumerate(entities):
+        kept = sorted({m["sent_id"] for m in mentions} - taken)
+        if not kept:
+            continue
+        title = max((m["name"] for m in mentions), key=len)
+        text = " ".join([title] + [sentences[s] for s in kept])
+        pages[e] = {"document_id": _id(name, e), "title": title, "text": text}
+    queries = {e: s for e, s in held.items() if e in pages}
+    if not queries or len(pages) < 2:
+        return [], [], []
+    order = sorted(set(queries.values()))
+    spans, words = {}, []  # (sentence, token) -> its first and last word in the context
+    for s in order:
+        for t, token in enumerate(doc["sents"][s]):
+            parts = token.split() or ["_"]  # a token may hold spaces; the reader splits on them
+            spans[s, t] = (len(words), len(words) + len(parts) - 1)
+            words += parts
+    context = {"document_id": _id(name, "context"), "title": f"{doc['title']} (context)",
+               "text": " ".join(words)}
+    mentions_out, candidates_out = [], []
+    for e, s in sorted(queries.items()):
+        first = min((m for m in entities[e] if m["sent_id"] == s), key=lambda m: m["pos"][0])
+        start, end = spans[s, first["pos"][0]][0], spans[s, first["pos"][1] - 1][1]
+        mention_id = _id(name, e, "mention")
+        gold = pages[e]["document_id"]
+        mentions_out.append({"mention_id": mention_id, "context_document_id":
+                             context["document_id"], "corpus": name, "start_index": start,
+                             "end_index": end, "text": " ".join(words[start:end + 1]),
+                             "label_document_id": gold, "category": "DOCRED"})
+        others = [p["document_id"] for o, p in pages.items() if o != e]
+        candidates_out.append({"mention_id": mention_id,
+                               "tfidf_candidates": [gold, *others][:max_candidates]})
+    return [*pages.values(), context], mentions_out, candidates_out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--docs", type=int, nargs=2, default=[0, 250], metavar=("FROM", "TO"))
+    parser.add_argument("--candidates", type=int, default=8)
+    parser.add_argument("--candidates-dir", default="first_stage_candidates")
+    args = parser.parse_args()
+    docs = json.loads(args.source.read_text())[slice(*args.docs)]
+    (args.out / "documents").mkdir(parents=True, exist_ok=True)
+    (args.out / "mentions").mkdir(exist_ok=True)
+    (args.out / args.candidates_dir).mkdir(exist_ok=True)
+    count = worlds = 0
+    with open(args.out / "mentions" / "train.json", "a") as mentions_file, \
+            open(args.out / args.candidates_dir / "train.json", "a") as candidates_file:
+        for index, doc in enumerate(docs, args.docs[0]):
+            documents, mentions, candidates = world(doc, index, args.candidates)
+            if not mentions:
+                continue
+            worlds += 1
+            count += len(mentions)
+            (args.out / "documents" / f"docred_{index:04d}.json").write_text(
+                "".join(json.dumps(d) + "\n" for d in documents))
+            mentions_file.writelines(json.dumps(m) + "\n" for m in mentions)
+            candidates_file.writelines(json.dumps(c) + "\n" for c in candidates)
+    print(f"wrote {count} mentions in {worlds} worlds to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
+

@@ -1,0 +1,57 @@
+"""DocRED documents as linking worlds: held-out sentences are the context and appear in no page,
+offsets point at the mention, and the gold is the first candidate of its document's entities."""
+
+from conftest import load_script
+
+
+def _mention(name, sentence, start, end, kind="PER"):
+    return {"name": name, "sent_id": sentence, "pos": [start, end], "type": kind}
+
+
+DOC = {
+    "title": "Anna Vell",
+    "sents": [["Anna", "Vell", "was", "born", "in", "Korr", "."],
+              ["Vell", "rowed", "for", "New York", "."],
+              ["In", "Korr", ",", "Vell", "taught", "."],
+              ["It", "rained", "in", "1990", "."]],
+    "vertexSet": [
+        [_mention("Anna Vell", 0, 0, 2), _mention("Vell", 1, 0, 1), _mention("Vell", 2, 3, 4)],
+        [_mention("Korr", 0, 5, 6, "LOC"), _mention("Korr", 2, 1, 2, "LOC")],
+        [_mention("New York", 1, 3, 4, "LOC")],
+        [_mention("1990", 3, 3, 4, "TIME")],
+    ],
+}
+
+
+def test_a_document_becomes_a_world_whose_pages_hold_no_held_out_sentence():
+    worlds = load_script("docred_linking_worlds")
+    documents, mentions, candidates = worlds.world(DOC, 7, max_candidates=8)
+    by_id = {d["document_id"]: d for d in documents}
+    context = [d for d in documents if d["title"].endswith("(context)")][0]
+    # Vell is held out in sentence 2 (its last); Korr's last sentence is taken, so it is not
+    # queried; New York and the date have one sentence or a skipped type
+    assert [m["text"] for m in mentions] == ["Vell"]
+    assert context["text"] == "In Korr , Vell taught ."
+    [mention] = mentions
+    words = context["text"].split()
+    assert words[mention["start_index"]:mention["end_index"] + 1] == ["Vell"]
+    gold = by_id[mention["label_document_id"]]
+    assert gold["title"] == "Anna Vell" and "taught" not in gold["text"]
+    assert all("taught" not in d["text"] for d in documents if d is not context)
+    assert candidates[0]["tfidf_candidates"][0] == gold["document_id"]
+    titles = {by_id[i]["title"] for i in candidates[0]["tfidf_candidates"]}
+    assert titles == {"Anna Vell", "Korr", "New York"}  # no page for the date
+
+
+def test_a_token_with_a_space_is_counted_as_the_reader_counts_words():
+    worlds = load_script("docred_linking_worlds")
+    doc = {**DOC, "vertexSet": [
+        [_mention("Anna Vell", 0, 0, 2), _mention("New York", 1, 3, 4, "LOC")],
+        [_mention("Vell", 2, 3, 4), _mention("Anna", 1, 0, 1)],
+    ]}
+    documents, mentions, _ = worlds.world(doc, 0, max_candidates=8)
+    context = [d for d in documents if d["title"].endswith("(context)")][0]
+    for mention in mentions:
+        words = context["text"].split()
+        assert " ".join(words[mention["start_index"]:mention["end_index"] + 1]) == mention["text"]
+    assert "New York" in [m["text"] for m in mentions]
