@@ -100,7 +100,7 @@ class Scored:
     retrieval: np.ndarray  # the first stage's scores, or the retriever's without one
     rerank: Optional[np.ndarray]
     retriever: Optional[np.ndarray] = None  # the retriever's own scores under a first stage
-    exact_title: bool = False  # the mention is the bare title of exactly one of ``entities``
+    exact_title: bool = False  # the bare title of exactly one of ``entities`` (title_abstain)
 
 
 def exact_title(mention: str, entities: Sequence[Entity]) -> bool:
@@ -215,8 +215,9 @@ class Cascade:
                    else np.array([r for _, _, r in found], dtype=np.float64))
             for found in first
         ]
-        for query, item in zip(queries, scored):
-            item.exact_title = exact_title(as_mention_query(query).mention, item.entities)
+        if self.settings.title_abstain:
+            for query, item in zip(queries, scored):
+                item.exact_title = exact_title(as_mention_query(query).mention, item.entities)
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities and (
                 rerank_all or not (self.settings.title_abstain and s.exact_title))]

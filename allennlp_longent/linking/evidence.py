@@ -40,7 +40,7 @@ those linked; a feature left out of a fit (an ablation) has weight 0.
 import logging
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -59,38 +59,47 @@ FACT_SENTENCES = 24
 SENTENCE_ENDS = (".", "!", "?")
 
 
+def sentence_spans(words: Sequence[str]) -> List[Tuple[int, int]]:
+    """``(first, last)`` word indices of each sentence: words up to one ending in ``. ! ?`` (the
+    last sentence may have no stop)."""
+    spans, first = [], 0
+    for i, word in enumerate(words):
+        if word.endswith(SENTENCE_ENDS) or i == len(words) - 1:
+            spans.append((first, i))
+            first = i + 1
+    return spans
+
+
+def _has_words(sentence: Sequence[str]) -> bool:
+    return any(not w.endswith(SENTENCE_ENDS) for w in sentence)
+
+
 def nearby_sentences(words: Sequence[str], start: int, end: int, window: int) -> List[str]:
     """Whole sentences (ended by a word ending in ``. ! ?``) with a word within ``window`` words
     of the mention ``words[start:end + 1]``; the sentence holding the mention without the
     mention's words (the name alone is the ``mention`` feature), if anything is left of it."""
-    sentences, first = [], 0
-    for i, word in enumerate(words):
-        if word.endswith(SENTENCE_ENDS) or i == len(words) - 1:
-            near = i >= start - window and first <= end + window
-            sentence = [w for j, w in enumerate(words[first : i + 1], first)
-                        if not start <= j <= end]
-            if near and any(not w.endswith(SENTENCE_ENDS) for w in sentence):
-                sentences.append(" ".join(sentence))
-            first = i + 1
+    sentences = []
+    for first, last in sentence_spans(words):
+        sentence = [w for j, w in enumerate(words[first : last + 1], first)
+                    if not start <= j <= end]
+        if last >= start - window and first <= end + window and _has_words(sentence):
+            sentences.append(" ".join(sentence))
     return sentences
 
 
 def description_sentences(text: str, title: str = "") -> List[str]:
-    """Sentences of a description (words up to one ending in ``. ! ?``), the words of ``title``
-    left out (case and surrounding punctuation ignored; a sentence's last word is kept); a
-    sentence left with nothing but its stop is dropped."""
+    """Sentences of a description (as :func:`sentence_spans` splits them), the words of
+    ``title`` left out (case and surrounding punctuation ignored; a sentence's last word is
+    kept); a sentence left with nothing but its stop is dropped."""
     names = set(title.lower().split())
-    sentences: List[str] = []
-    current: List[str] = []
     words = text.split()
-    for i, word in enumerate(words):
-        last = word.endswith(SENTENCE_ENDS)
-        if last or word.lower().strip(".,;:!?'\"") not in names:
-            current.append(word)
-        if last or i == len(words) - 1:
-            if any(not w.endswith(SENTENCE_ENDS) for w in current):
-                sentences.append(" ".join(current))
-            current = []
+    sentences = []
+    for first, last in sentence_spans(words):
+        sentence = [w for j, w in enumerate(words[first : last + 1], first)
+                    if j == last and w.endswith(SENTENCE_ENDS)
+                    or w.lower().strip(".,;:!?'\"") not in names]
+        if _has_words(sentence):
+            sentences.append(" ".join(sentence))
     return sentences
 
 
@@ -167,17 +176,23 @@ class ContextEvidence:
         return self._encoder
 
     def entity_vectors(self, entities: Sequence["Entity"]) -> np.ndarray:
-        missing = list(dict.fromkeys(e for e in entities if e not in self._vectors))
-        if missing:
-            for entity, vector in zip(missing, self.encoder.documents(
-                    [e.document() for e in missing])):
-                self._vectors[entity] = vector
-        for entity in entities:
-            self._vectors.move_to_end(entity)
-        rows = [self._vectors[e] for e in entities]
-        while len(self._vectors) > max(self.cache_size, len(entities)):
-            self._vectors.popitem(last=False)
+        rows = self._cached(self._vectors, entities, lambda missing: self.encoder.documents(
+            [e.document() for e in missing]))
         return np.stack(rows) if rows else np.zeros((0, 0), dtype=np.float32)
+
+    def _cached(self, cache: "OrderedDict[Entity, np.ndarray]", entities: Sequence["Entity"],
+                encode: Callable[[List["Entity"]], Sequence[np.ndarray]]) -> List[np.ndarray]:
+        """``cache``'s row of each entity, ``encode`` run once on those it lacks; the least
+        recently used beyond ``cache_size`` (or this call's entities) are dropped."""
+        missing = list(dict.fromkeys(e for e in entities if e not in cache))
+        if missing:
+            cache.update(zip(missing, encode(missing)))
+        for entity in entities:
+            cache.move_to_end(entity)
+        rows = [cache[e] for e in entities]
+        while len(cache) > max(self.cache_size, len(entities)):
+            cache.popitem(last=False)
+        return rows
 
     def features(self, queries: Sequence[MentionQuery], candidates: Sequence[Sequence["Entity"]],
                  retrieval: Sequence[np.ndarray]) -> List[np.ndarray]:
@@ -229,20 +244,15 @@ class ContextEvidence:
 
     def fact_vectors(self, entities: Sequence["Entity"]) -> List[np.ndarray]:
         """Unit vectors of the first ``FACT_SENTENCES`` sentences of each entity's description."""
-        missing = [e for e in dict.fromkeys(entities) if e not in self._facts]
-        if missing:
-            split = [description_sentences(e.description, bare_title(e.title))[:FACT_SENTENCES]
-                     for e in missing]
-            flat = [t for ts in split for t in ts]
-            vectors = self.encoder.texts(flat) if flat else np.zeros((0, 0))
-            at = 0
-            for entity, ts in zip(missing, split):
-                self._facts[entity] = vectors[at:at + len(ts)]
-                at += len(ts)
-        rows = [self._facts[e] for e in entities]
-        while len(self._facts) > max(self.cache_size, len(entities)):
-            self._facts.popitem(last=False)
-        return rows
+        return self._cached(self._facts, entities, self._encode_facts)
+
+    def _encode_facts(self, entities: List["Entity"]) -> List[np.ndarray]:
+        split = [description_sentences(e.description, bare_title(e.title))[:FACT_SENTENCES]
+                 for e in entities]
+        flat = [t for ts in split for t in ts]
+        vectors = self.encoder.texts(flat) if flat else np.zeros((0, 0))
+        ends = np.cumsum([len(ts) for ts in split])
+        return [vectors[end - len(ts):end] for ts, end in zip(split, ends)]
 
     def uses_encoder(self, features: Sequence[str] = ENCODER_FEATURES) -> bool:
         """Unfitted settings (features for a fit) or a weight on one of ``features``."""

@@ -38,9 +38,7 @@ def world(doc: dict, index: int, max_candidates: int) -> tuple:
     sentence_sets = [{m["sent_id"] for m in mentions} for mentions in entities]
     for e, ids in enumerate(sentence_sets):
         for s in sorted(ids - taken, reverse=True):
-            keeps_page = all(len(sentence_sets[h] - taken - {s}) >= 1
-                             for h in [*held, e] if s in sentence_sets[h] or h == e)
-            if keeps_page:
+            if all(sentence_sets[h] - taken - {s} for h in [*held, e] if s in sentence_sets[h]):
                 held[e] = s
                 taken.add(s)
                 break

@@ -5,7 +5,7 @@ training worlds, its validation world and the free-text sets; fits the first sta
 worlds with every feature, with each one left out, with the original five and with
 ``--features``; prints accuracy@1 of each fit on the validation world and on each free-text set.
 The first stage that is used is fitted by ``allennlp train training_configs/linking/
-first_stage.jsonnet`` (all ten features) and calibrated, NIL option included, by ``longent
+first_stage.jsonnet`` (every feature) and calibrated, NIL option included, by ``longent
 calibrate``, which writes the cascade archive that ``longent freetext --model`` reads.
 
     python scripts/linking/freetext_first_stage.py [--sets fixtures/freetext/dev] [--final]

@@ -162,7 +162,7 @@ class ContextEvidenceFirstStage(Model):
 @Trainer.register("context_evidence_fit")
 class ContextEvidenceFit(Trainer):
     """Fits a ``context_evidence`` model in one step on all training mentions (what a convex
-    loss over five weights needs, rather than epochs of SGD), then evaluates it on validation
+    loss over a dozen weights needs, rather than epochs of SGD), then evaluates it on validation
     and writes ``best.th`` and ``metrics.json`` as the gradient-descent trainer does."""
 
     def __init__(self, model: Model, data_loader: DataLoader,
