@@ -55,6 +55,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     calibrate.add_argument("--title-abstain", action=argparse.BooleanOptionalAction, default=True,
                            help="the cross-encoder abstains on a mention that is the bare title "
                                 "of exactly one of its candidates (default: on)")
+    calibrate.add_argument("--unwritten-nil", action=argparse.BooleanOptionalAction,
+                           default=True,
+                           help="NIL when a name word of the mention (capitalised, not an "
+                                "honorific) is written on none of its candidates' pages "
+                                "(default: on)")
     calibrate.add_argument("--significance", type=float, default=0.05,
                            help="the sign test's level for keeping a re-ranker weight > 0")
     calibrate.add_argument("--batch-size", type=int, default=8, help="mentions per model call")
@@ -152,7 +157,8 @@ def run_calibrate(args: argparse.Namespace) -> None:
         raise CommandError(f"{args.mentions}: no mention has a label_document_id to calibrate on")
     settings = CascadeSettings(top_k=first.top_k, rerank_k=args.rerank_k,
                                evidence=first.settings().to_dict(),
-                               title_abstain=args.title_abstain)
+                               title_abstain=args.title_abstain,
+                               unwritten_nil=args.unwritten_nil)
     model_config = {"retriever": first.kbs.retriever, "encoder": first.encoder,
                     "batch_size": args.batch_size}
     linker = CascadeLinker(Vocabulary(), settings.__dict__, args.cross_encoder, **model_config)
@@ -191,6 +197,10 @@ def _print_validation(settings, k: int) -> None:
           f"{v['nil_decision_correct']}/{v['nil_decision_total']} validation cases (mentions as "
           f"they are and with the gold removed from the KB) against {v['never_nil_correct']} "
           "never NIL")
+    if settings.unwritten_nil:
+        kept, removed = v["unwritten_nil"]
+        print(f"a name word on no candidate's page made {kept} of these mentions NIL, and {removed}"
+              " with the gold removed")
 
 
 def run_report(args: argparse.Namespace) -> None:

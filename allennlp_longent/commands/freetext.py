@@ -2,14 +2,16 @@
 
 A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_longent.linking.
 freetext`; ``fixtures/freetext/{dev,test}``). Per set: retrieval alone (BM25 with its title field);
-with ``--model``, a ``cascade_linker`` archive (``longent calibrate``), its first stage (weight 0:
-no cross-encoder) with the calibrated NIL option, the whole cascade as calibrated and, when the
-archive holds a cross-encoder, the cascade at weight 1 (the trained re-ranker's order of the first
-stage's top ``rerank_k``, except where it abstains on an exact title); with
-``--spacy-peer``, spaCy's ``entity_linker`` trained by ``scripts/linking/train_spacy_peer.py``:
-accuracy over all spans that name something (a NIL span is right when linked NIL) with its count and
-a 95 % Wilson interval, NIL precision and recall, and mentions per CPU second. Exits 1 when
-``--require`` names a system that fails to beat retrieval alone.
+when the archive given by ``--model`` has the ``unwritten_nil`` rule, retrieval alone with that rule
+(what the rule gives without any model); with ``--model``, a ``cascade_linker`` archive (``longent
+calibrate``), its first stage (weight 0: no cross-encoder) with the calibrated NIL option, the whole
+cascade as calibrated and, when the archive holds a cross-encoder, the cascade at weight 1 (the
+trained re-ranker's order of the first stage's top ``rerank_k``, except where it abstains on an
+exact title); with ``--spacy-peer``, spaCy's ``entity_linker`` trained by
+``scripts/linking/train_spacy_peer.py``: accuracy over all spans that name something (a NIL span is
+right when linked NIL) with its count and a 95 % Wilson interval, NIL precision and recall, and
+mentions per CPU second. Exits 1 when ``--require`` names a system that fails to beat retrieval
+alone.
 """
 
 import argparse
@@ -25,6 +27,7 @@ from allennlp_longent.commands.safe_io import (
 )
 
 RETRIEVAL = "retrieval alone (BM25 + titles)"
+RETRIEVAL_RULE = "retrieval alone + unwritten-name NIL"
 FIRST_STAGE = "cascade's first stage + NIL option"
 CASCADE = "cascade (as calibrated)"
 RERANKER = "re-ranker's order (weight 1)"
@@ -69,10 +72,11 @@ def run(args: argparse.Namespace) -> None:
     )
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
-    reranks = False
+    reranks = rule = False
     if args.model is not None:
         model = _model_config(args.model)
         c, reranks = model["calibration"], bool(model.get("cross_encoder"))
+        rule = bool(c.get("unwritten_nil"))
         print(f"{args.model}: re-ranker weight {c.get('weight')}, NIL score "
               f"{c.get('nil_score')}, temperature {c.get('temperature')}")
     failed = []
@@ -85,6 +89,8 @@ def run(args: argparse.Namespace) -> None:
             kb.add(data.entities)
             kb.save(kb_dir)
             linkers = {RETRIEVAL: longent_linker(kb_dir)}
+            if rule:
+                linkers[RETRIEVAL_RULE] = longent_linker(kb_dir, unwritten_nil=True)
             if args.model is not None:
                 linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0)
                 linkers[CASCADE] = longent_linker(kb_dir, args.model)

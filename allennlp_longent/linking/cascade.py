@@ -33,6 +33,12 @@ right) and with the gold removed from the knowledge base (NIL is right), the two
 the expected share of mentions without an entity. A mention is NIL when the NIL option is likelier
 than its best candidate (and, if a user sets one, when the best p is under ``threshold``): an
 ambiguous mention spreads p over its candidates without making NIL likelier.
+
+With ``unwritten_nil``, a mention is also NIL when one of its name words (capitalised, not an
+honorific) is written on none of its m candidates' pages: "Petra Corrander" in a KB whose
+Corranders' pages never write "Petra" names a relative the KB lacks. The generated validation
+worlds never have such a mention (every name they use is written somewhere), so this rule is not
+fitted there; it was chosen on fixtures/freetext/dev (docs/linking.md).
 """
 
 import json
@@ -40,13 +46,13 @@ import logging
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 
-from allennlp_longent.linking.candidates.bm25 import bare_title
+from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens
 from allennlp_longent.linking.candidates.generator import MentionQuery, Query, as_mention_query
-from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings
+from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings, unwritten_names
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 
 if TYPE_CHECKING:
@@ -73,6 +79,7 @@ class CascadeSettings:
     threshold: float = 0.0
     nil_score: Optional[float] = None
     title_abstain: bool = False  # `longent calibrate` sets it unless told not to
+    unwritten_nil: bool = False  # NIL when a name word of the mention is on no candidate's page
     retrieval_scale: Optional[List[float]] = None  # [mean, std] on validation
     rerank_scale: Optional[List[float]] = None
     evidence: Optional[dict] = None  # EvidenceSettings of the first stage, None: no first stage
@@ -101,6 +108,8 @@ class Scored:
     rerank: Optional[np.ndarray]
     retriever: Optional[np.ndarray] = None  # the retriever's own scores under a first stage
     exact_title: bool = False  # the bare title of exactly one of ``entities`` (title_abstain)
+    unwritten: Optional[List[List[str]]] = None  # per candidate (unwritten_nil): name words its
+    # page never writes
 
 
 def exact_title(mention: str, entities: Sequence[Entity]) -> bool:
@@ -108,6 +117,12 @@ def exact_title(mention: str, entities: Sequence[Entity]) -> bool:
     one of ``entities``."""
     bare = bare_title(mention)
     return sum(bare_title(e.title) == bare for e in entities) == 1
+
+
+def unwritten_everywhere(unwritten: Optional[Sequence[Sequence[str]]]) -> bool:
+    """``unwritten_nil``'s rule: the mention has a name word that no candidate's page writes
+    (False when not computed or no candidate)."""
+    return bool(unwritten) and all(unwritten)
 
 
 def combine(scored: Scored, weight: float, settings: Optional[CascadeSettings] = None,
@@ -218,6 +233,11 @@ class Cascade:
         if self.settings.title_abstain:
             for query, item in zip(queries, scored):
                 item.exact_title = exact_title(as_mention_query(query).mention, item.entities)
+        if self.settings.unwritten_nil:
+            for query, item in zip(queries, scored):
+                mention = as_mention_query(query).mention
+                item.unwritten = [sorted(unwritten_names(mention, self._page_words(e)))
+                                  for e in item.entities]
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities and (
                 rerank_all or not (self.settings.title_abstain and s.exact_title))]
@@ -227,6 +247,11 @@ class Cascade:
                 for i, rerank in zip(batch, outputs):
                     scored[i].rerank = rerank
         return scored
+
+    def _page_words(self, entity: Entity) -> Set[str]:
+        if self.evidence is not None:
+            return self.evidence.page_words(entity)
+        return set(bm25_tokens(f"{entity.title} {entity.description}"))
 
     def _rerank(self, queries: Sequence[Query], scored: Sequence[Scored]) -> List[np.ndarray]:
         model, reader = self.ranker
@@ -267,13 +292,17 @@ class Cascade:
                 "first_stage_score": (None if scored.retriever is None
                                       else float(scored.retrieval[i])),
                 "rerank_score": None if scored.rerank is None else float(scored.rerank[i]),
+                "unwritten": None if scored.unwritten is None else scored.unwritten[i],
             }
             for i in order
         ]
 
     def best(self, ranked: List[dict]) -> str:
         """The first candidate, or NIL when the NIL option is likelier or ``threshold`` is not
-        reached (:func:`links`)."""
+        reached (:func:`links`), or by ``unwritten_nil``'s rule (:func:`unwritten_everywhere`)."""
+        if self.settings.unwritten_nil and unwritten_everywhere([c.get("unwritten")
+                                                                 for c in ranked]):
+            return NIL
         if ranked and links(np.array([c["probability"] for c in ranked]), self.settings.threshold):
             return ranked[0]["id"]
         return NIL
@@ -315,7 +344,8 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     items = [item for item in scored if item.entities]
     has_rerank = bool(items) and all(item.rerank is not None for item in items)
     fitted = CascadeSettings(settings.top_k, settings.rerank_k, evidence=settings.evidence,
-                             title_abstain=settings.title_abstain)
+                             title_abstain=settings.title_abstain,
+                             unwritten_nil=settings.unwritten_nil)
     if items:
         fitted.retrieval_scale = _scale(np.concatenate([i.retrieval for i in items]))
         if has_rerank:
@@ -327,21 +357,25 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     fitted.weight = best_weight if p_value <= significance else 0.0
     # (combined scores, index of the right answer or None for NIL, which set) as they are (0)
     # and without the gold (1); the two sets weigh 1 - nil_rate and nil_rate in all
-    cases: List[Tuple[np.ndarray, Optional[int], int]] = []
+    # (and whether unwritten_nil's rule makes it NIL)
+    cases: List[Tuple[np.ndarray, Optional[int], int, bool]] = []
     reachable = 0
     for item, gold in zip(scored, golds):
         if not item.entities:
             continue
         _, combined, _ = combine(item, fitted.weight, fitted)
         ids = [e.id for e in item.entities]
-        cases.append((combined, ids.index(gold) if gold in ids else None, 0))
+        unwritten = item.unwritten if settings.unwritten_nil else None
+        cases.append((combined, ids.index(gold) if gold in ids else None, 0,
+                      unwritten_everywhere(unwritten)))
         reachable += gold in ids
         rest = [i for i, e in enumerate(ids) if e != gold]
         if rest and gold in ids:
-            cases.append((combined[rest], None, 1))
+            cases.append((combined[rest], None, 1,
+                          unwritten_everywhere(unwritten and [unwritten[i] for i in rest])))
     share = (1.0 - nil_rate, nil_rate)
     sizes = [sum(c[2] == s for c in cases) for s in (0, 1)]
-    weighted = [(c, r, share[s] / sizes[s]) for c, r, s in cases]
+    weighted = [(c, r, share[s] / sizes[s]) for c, r, s, _ in cases]
 
     def nll(temperature: float, nil_score: float) -> float:
         total = 0.0
@@ -354,9 +388,9 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     fitted.temperature, fitted.nil_score = min(grid, key=lambda tb: nll(*tb)) if cases else (1, 0)
     fitted.threshold = 0.0
     decisions = []  # (the rule links the best candidate, linking it is right, NIL is right)
-    for combined, right, _ in cases:
+    for combined, right, _, ruled in cases:
         p = probabilities(combined, fitted.temperature, fitted.nil_score)
-        decisions.append((links(p, fitted.threshold),
+        decisions.append((links(p, fitted.threshold) and not ruled,
                           right is not None and int(np.argmax(combined)) == right, right is None))
 
     def correct(linked: Sequence[bool]) -> int:
@@ -377,6 +411,7 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
         "nil_decision_correct": correct([d[0] for d in decisions]),
         "nil_decision_total": len(decisions),
         "never_nil_correct": correct([True] * len(decisions)),
+        "unwritten_nil": [sum(c[3] for c in cases if c[2] == s) for s in (0, 1)],
     }
     return fitted
 

@@ -103,6 +103,19 @@ def description_sentences(text: str, title: str = "") -> List[str]:
     return sentences
 
 
+# Titles written before a name that a page may leave out ("Dr Kell" for Ambrose Kell).
+HONORIFICS = frozenset("""mr mrs ms miss dr doctor sir dame lady lord st saint captain capt father
+    mother sister brother rev reverend prof professor king queen prince princess master mistress
+    madam madame general colonel major lieutenant sergeant judge""".split())
+
+
+def unwritten_names(mention: str, page: Set[str]) -> Set[str]:
+    """The mention's name words (capitalised, not an honorific) that ``page`` never writes:
+    "Petra" of "Petra Corrander" against every Corrander of a KB that has no Petra."""
+    names = {t for word in mention.split() if word[:1].isupper() for t in bm25_tokens(word)}
+    return {t for t in names if len(t) > 1 and t not in HONORIFICS} - page
+
+
 def window_words(words: Sequence[str], start: int, end: int, window: int
                  ) -> Tuple[Set[str], Set[str]]:
     """C and N of the module docstring: content words within ``window`` words of the mention,

@@ -159,14 +159,16 @@ def table_rows(results: Dict[str, Tuple[LinkCounts, float, List[str]]]) -> List[
 Linker = Callable[..., List["Doc"]]  # (docs, batch_size=32) -> the docs, linked
 
 
-def longent_linker(kb_dir: Path, model: Optional[str] = None,
-                   weight: Optional[float] = None) -> Linker:
+def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[float] = None,
+                   unwritten_nil: Optional[bool] = None) -> Linker:
     """``longent_linker`` as a spaCy user adds it: retrieval alone (no ``model``) or the
-    ``cascade_linker`` archive ``model``; ``weight`` 0 keeps its first stage and NIL option only."""
+    ``cascade_linker`` archive ``model``; ``weight`` 0 keeps its first stage and NIL option only;
+    ``unwritten_nil`` sets that rule (None: the archive's, off without one)."""
     import spacy
 
     nlp = spacy.blank("en")
-    config: dict = {"kb": str(kb_dir), "model": model, "weight": weight}
+    config: dict = {"kb": str(kb_dir), "model": model, "weight": weight,
+                    "unwritten_nil": unwritten_nil}
     linker = nlp.add_pipe("longent_linker", config=config)
     return lambda docs, batch_size=32: list(linker.pipe(docs, batch_size=batch_size))
 

@@ -64,6 +64,7 @@ for _attr in (CANDIDATES_ATTR, STATUS_ATTR):
         "rerank_k": None,
         "threshold": None,
         "weight": None,
+        "unwritten_nil": None,
         "retriever": None,
         "encoder": None,
         "skip_labels": SKIP_LABELS,
@@ -83,6 +84,7 @@ def make_longent_linker(
     rerank_k: Optional[int],
     threshold: Optional[float],
     weight: Optional[float],
+    unwritten_nil: Optional[bool],
     retriever: Optional[str],
     encoder: Optional[str],
     skip_labels: List[str],
@@ -98,7 +100,9 @@ def make_longent_linker(
     sentence-transformers folder) re-indexes the KB in memory instead of using its own index;
     ``threshold`` overrides the calibrated one (0 when neither is given); ``rerank_k`` the
     calibrated one; ``weight`` the calibrated re-ranker weight λ (0: the archive's first stage
-    with its NIL option, without loading the cross-encoder); ``spans_key``: link
+    with its NIL option, without loading the cross-encoder); ``unwritten_nil`` the archive's rule
+    that a mention with a name word on no candidate's page is NIL (``longent calibrate
+    --unwritten-nil``; it also works without ``model``); ``spans_key``: link
     ``doc.spans[spans_key]`` instead of ``doc.ents``;
     ``batch_size``: mentions per model call. ``archive`` and ``calibration`` (the old
     three-file configuration) are refused with what to pass instead."""
@@ -110,7 +114,7 @@ def make_longent_linker(
     return LongentLinker(
         nlp, name, model, kb, top_k, threshold, batch_size, spans_key, cuda_device,
         rerank_k=rerank_k, retriever=retriever, encoder=encoder, skip_labels=skip_labels,
-        weight=weight,
+        weight=weight, unwritten_nil=unwritten_nil,
     )
 
 
@@ -134,6 +138,7 @@ class LongentLinker:
         encoder: Optional[str] = None,
         skip_labels: Iterable[str] = tuple(SKIP_LABELS),
         weight: Optional[float] = None,
+        unwritten_nil: Optional[bool] = None,
     ) -> None:
         if weight is not None and not 0.0 <= weight <= 1.0:
             raise ValueError(f"{name}: weight={weight} must be in [0, 1]")
@@ -150,6 +155,7 @@ class LongentLinker:
         self.cuda_device = cuda_device
         self.rerank_k = rerank_k
         self.weight = weight
+        self.unwritten_nil = unwritten_nil
         self.retriever = retriever
         self.encoder = encoder
         self.skip_labels = set(skip_labels)
@@ -189,6 +195,8 @@ class LongentLinker:
                 settings.threshold = self.threshold
             if self.weight is not None:
                 settings.weight = self.weight
+            if self.unwritten_nil is not None:
+                settings.unwritten_nil = self.unwritten_nil
             if linker is None:
                 self._cascade = Cascade(self.kb, None, settings, self.batch_size)
             else:

@@ -15,7 +15,9 @@ from allennlp_longent.linking.cascade import (
     exact_title,
     links,
     sign_test,
+    unwritten_everywhere,
 )
+from allennlp_longent.linking.evidence import unwritten_names
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 
 
@@ -284,3 +286,48 @@ def test_an_abstaining_reranker_is_not_run_when_linking_but_is_when_calibrating(
     cascade.settings.title_abstain = False
     [island] = cascade.score(["Vell Island"])
     assert cascade.best(cascade.ranked(island)) == "Q2"  # the re-ranker overrules the title
+
+
+def corranders():
+    kb = KnowledgeBase()
+    kb.add([Entity("L", "Liss Corrander", "Liss Corrander made lamps in Port Corrander ."),
+            Entity("A", "Aldous Corrander", "Aldous Corrander, a whaler, dredged the channel ."),
+            Entity("P", "Port Corrander", "Port Corrander is a harbour town .")])
+    return kb
+
+
+def test_unwritten_names_are_capitalised_non_honorific_words_no_page_writes():
+    page = {"ambrose", "kell", "doctor", "town"}
+    assert unwritten_names("Petra Kell", page) == {"petra"}
+    assert unwritten_names("Dr Kell", page) == set()  # an honorific is not a name word
+    assert unwritten_names("the old Kell", page) == set()  # lower-case words are not names
+    assert unwritten_names("Kell's Mill", page) == {"mill"}  # the possessive "s" is not a name
+
+
+def test_a_name_word_on_no_candidates_page_is_nil_only_with_the_rule():
+    cascade = Cascade(corranders(), settings=CascadeSettings(top_k=3, rerank_k=3))
+    [petra, liss] = cascade.score(["Petra Corrander", "Liss Corrander"])
+    assert petra.unwritten is None  # not computed without the rule
+    assert cascade.best(cascade.ranked(petra)) != NIL
+    cascade.settings.unwritten_nil = True
+    [petra, liss, corrander] = cascade.score(["Petra Corrander", "Liss Corrander", "Corrander"])
+    assert [c["unwritten"] for c in cascade.ranked(petra)] == [["petra"]] * 3
+    assert cascade.best(cascade.ranked(petra)) == NIL
+    assert cascade.best(cascade.ranked(liss)) == "L"  # Liss's own page writes both words
+    assert cascade.best(cascade.ranked(corrander)) != NIL
+    assert not unwritten_everywhere([]) and not unwritten_everywhere(None)
+    assert not unwritten_everywhere([["petra"], []])
+
+
+def test_calibration_counts_what_the_rule_turns_nil_with_and_without_the_gold():
+    # mention 1: only candidate b writes every name word; mention 2: every candidate lacks one
+    first, second = scored([2.0, 1.0], None), scored([2.0, 1.0], None)
+    first.unwritten, second.unwritten = [["x"], []], [["x"], ["y"]]
+    fitted = calibrate([first, second], ["a", "b"], CascadeSettings(unwritten_nil=True),
+                       nil_rate=0.5)
+    # as they are: the second is ruled NIL; gold removed: the first keeps b (not ruled), the
+    # second keeps a (ruled)
+    assert fitted.validation["unwritten_nil"] == [1, 1]
+    assert fitted.unwritten_nil
+    off = calibrate([first, second], ["a", "b"], CascadeSettings(), nil_rate=0.5)
+    assert off.validation["unwritten_nil"] == [0, 0]

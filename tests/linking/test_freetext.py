@@ -160,3 +160,31 @@ def test_an_archive_with_a_cross_encoder_adds_the_re_ranker_s_row(tmp_path, caps
         for name in rows:
             row = [line for line in lines if name in line][0].split(name, 1)[1].split()
             assert row[0].endswith("/4")
+
+
+def test_an_archive_with_the_unwritten_name_rule_adds_retrieval_with_the_rule(tmp_path, capsys):
+    """"Petra Ambrell" is NIL: no page writes "Petra". Retrieval alone links it to Edda (1/2
+    right); with the rule, alone or in the archive's cascade, both spans are right."""
+    from allennlp_longent.commands.cli import main
+    from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_RULE
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    data = tmp_path / "set"
+    data.mkdir()
+    (data / "kb.jsonl").write_text(json.dumps(
+        {"id": "c", "title": "Edda Ambrell", "description": "An inventor of lamps."}) + "\n")
+    text = "Petra Ambrell met Edda Ambrell."
+    spans = [{"start_char": 0, "end_char": 13, "label": "PERSON", "kb_id": "NIL"},
+             {"start_char": 18, "end_char": 30, "label": "PERSON", "kb_id": "c"}]
+    (data / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": spans}))
+    for rule, expected in ((True, {RETRIEVAL: "1/2", RETRIEVAL_RULE: "2/2", CASCADE: "2/2"}),
+                           (False, {RETRIEVAL: "1/2", CASCADE: "1/2"})):
+        model = write_cascade_archive(tmp_path / f"{rule}.tar.gz",
+                                      CascadeSettings(weight=0.0, unwritten_nil=rule))
+        main(["freetext", str(data), "--model", str(model)])
+        lines = capsys.readouterr().out.splitlines()
+        found = {name: line.split(name, 1)[1].split()[0]
+                 for name in (RETRIEVAL, RETRIEVAL_RULE, CASCADE)
+                 for line in lines if name in line}
+        assert found == expected

@@ -290,3 +290,22 @@ def test_retrieval_alone_with_dense_vectors_round_trips_to_a_fresh_process(tmp_p
     )
     reloaded = [(t, k, [tuple(c) for c in cs]) for t, k, cs in json.loads(fresh.stdout)]
     assert_same_links(linked, reloaded)
+
+
+def test_the_unwritten_name_rule_from_the_pipeline_config(tmp_path):
+    kb = KnowledgeBase()
+    kb.add([Entity("L", "Liss Corrander", "Liss Corrander made lamps in Port Corrander ."),
+            Entity("P", "Port Corrander", "Port Corrander is a harbour town .")])
+    kb.save(tmp_path / "kb")
+    text = "Petra Corrander wrote to Liss Corrander ."
+
+    def linked(**config):
+        nlp = spacy.blank("en")
+        names = ("Petra Corrander", "Liss Corrander")
+        nlp.add_pipe("entity_ruler").add_patterns(
+            [{"label": "PERSON", "pattern": name} for name in names])
+        nlp.add_pipe("longent_linker", config={"kb": str(tmp_path / "kb"), **config})
+        return [(e.text, e.kb_id_) for e in nlp(text).ents]
+
+    assert linked() == [("Petra Corrander", "L"), ("Liss Corrander", "L")]
+    assert linked(unwritten_nil=True) == [("Petra Corrander", NIL), ("Liss Corrander", "L")]
