@@ -236,7 +236,7 @@ class Cascade:
         if self.settings.unwritten_nil:
             for query, item in zip(queries, scored):
                 mention = as_mention_query(query).mention
-                item.unwritten = [sorted(unwritten_names(mention, self._page_words(e)))
+                item.unwritten = [sorted(unwritten_names(mention, self._page_words(e), e.title))
                                   for e in item.entities]
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities and (

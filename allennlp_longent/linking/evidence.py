@@ -109,11 +109,15 @@ HONORIFICS = frozenset("""mr mrs ms miss dr doctor sir dame lady lord st saint c
     madam madame general colonel major lieutenant sergeant judge""".split())
 
 
-def unwritten_names(mention: str, page: Set[str]) -> Set[str]:
+def unwritten_names(mention: str, page: Set[str], title: str = "") -> Set[str]:
     """The mention's name words (capitalised, not an honorific) that ``page`` never writes:
-    "Petra" of "Petra Corrander" against every Corrander of a KB that has no Petra."""
+    "Petra" of "Petra Corrander" against every Corrander of a KB that has no Petra. The initials
+    of ``title`` count as written ("TSC" for the Tarvey Salt Company)."""
     names = {t for word in mention.split() if word[:1].isupper() for t in bm25_tokens(word)}
-    return {t for t in names if len(t) > 1 and t not in HONORIFICS} - page
+    words = bare_title(title).split()
+    initials = {"".join(w[0] for w in words),
+                "".join(w[0] for w in words if bm25_tokens(w))} if words else set()
+    return {t for t in names if len(t) > 1 and t not in HONORIFICS} - page - initials
 
 
 def window_words(words: Sequence[str], start: int, end: int, window: int
