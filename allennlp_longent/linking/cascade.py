@@ -46,13 +46,18 @@ import logging
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple, Union
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens
+from allennlp_longent.linking.candidates.bm25 import bare_title
 from allennlp_longent.linking.candidates.generator import MentionQuery, Query, as_mention_query
-from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings, unwritten_names
+from allennlp_longent.linking.evidence import (
+    ContextEvidence,
+    EvidenceSettings,
+    page_words,
+    unwritten_names,
+)
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 
 if TYPE_CHECKING:
@@ -236,7 +241,7 @@ class Cascade:
         if self.settings.unwritten_nil:
             for query, item in zip(queries, scored):
                 mention = as_mention_query(query).mention
-                item.unwritten = [sorted(unwritten_names(mention, self._page_words(e), e.title))
+                item.unwritten = [sorted(unwritten_names(mention, page_words(e), e.title))
                                   for e in item.entities]
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities and (
@@ -247,11 +252,6 @@ class Cascade:
                 for i, rerank in zip(batch, outputs):
                     scored[i].rerank = rerank
         return scored
-
-    def _page_words(self, entity: Entity) -> Set[str]:
-        if self.evidence is not None:
-            return self.evidence.page_words(entity)
-        return set(bm25_tokens(f"{entity.title} {entity.description}"))
 
     def _rerank(self, queries: Sequence[Query], scored: Sequence[Scored]) -> List[np.ndarray]:
         model, reader = self.ranker
@@ -299,19 +299,20 @@ class Cascade:
 
     def best(self, ranked: List[dict]) -> str:
         """The first candidate, or NIL when the NIL option is likelier or ``threshold`` is not
-        reached (:func:`links`), or by ``unwritten_nil``'s rule (:func:`unwritten_everywhere`)."""
-        if self.settings.unwritten_nil and unwritten_everywhere([c.get("unwritten")
-                                                                 for c in ranked]):
-            return NIL
-        if ranked and links(np.array([c["probability"] for c in ranked]), self.settings.threshold):
+        reached or ``unwritten_nil``'s rule holds (:func:`links`)."""
+        unwritten = [c.get("unwritten") for c in ranked] if self.settings.unwritten_nil else None
+        if links(np.array([c["probability"] for c in ranked]), self.settings.threshold, unwritten):
             return ranked[0]["id"]
         return NIL
 
 
-def links(probabilities: np.ndarray, threshold: float = 0.0) -> bool:
+def links(probabilities: np.ndarray, threshold: float = 0.0,
+          unwritten: Optional[Sequence[Sequence[str]]] = None) -> bool:
     """Whether the best candidate is linked: its probability is at least that of NIL,
-    ``1 - Σ p``, and at least ``threshold`` (a floor a user may set; calibration leaves 0)."""
-    if not len(probabilities):
+    ``1 - Σ p``, and at least ``threshold`` (a floor a user may set; calibration leaves 0), and
+    ``unwritten_nil``'s rule does not hold on ``unwritten`` (each candidate's unwritten name
+    words; None: the rule is off)."""
+    if not len(probabilities) or unwritten_everywhere(unwritten):
         return False
     best = float(probabilities.max())
     return best >= threshold and best >= 1.0 - float(probabilities.sum())
@@ -355,10 +356,10 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     fixed, broken = _disagreements(scored, golds, best_weight, fitted)
     p_value = sign_test(fixed, broken)
     fitted.weight = best_weight if p_value <= significance else 0.0
-    # (combined scores, index of the right answer or None for NIL, which set) as they are (0)
-    # and without the gold (1); the two sets weigh 1 - nil_rate and nil_rate in all
-    # (and whether unwritten_nil's rule makes it NIL)
-    cases: List[Tuple[np.ndarray, Optional[int], int, bool]] = []
+    # (combined scores, index of the right answer or None for NIL, which set, the candidates'
+    # unwritten name words or None) as they are (0) and without the gold (1); the two sets weigh
+    # 1 - nil_rate and nil_rate in all
+    cases: List[Tuple[np.ndarray, Optional[int], int, Optional[List[List[str]]]]] = []
     reachable = 0
     for item, gold in zip(scored, golds):
         if not item.entities:
@@ -366,13 +367,11 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
         _, combined, _ = combine(item, fitted.weight, fitted)
         ids = [e.id for e in item.entities]
         unwritten = item.unwritten if settings.unwritten_nil else None
-        cases.append((combined, ids.index(gold) if gold in ids else None, 0,
-                      unwritten_everywhere(unwritten)))
+        cases.append((combined, ids.index(gold) if gold in ids else None, 0, unwritten))
         reachable += gold in ids
         rest = [i for i, e in enumerate(ids) if e != gold]
         if rest and gold in ids:
-            cases.append((combined[rest], None, 1,
-                          unwritten_everywhere(unwritten and [unwritten[i] for i in rest])))
+            cases.append((combined[rest], None, 1, unwritten and [unwritten[i] for i in rest]))
     share = (1.0 - nil_rate, nil_rate)
     sizes = [sum(c[2] == s for c in cases) for s in (0, 1)]
     weighted = [(c, r, share[s] / sizes[s]) for c, r, s, _ in cases]
@@ -388,9 +387,9 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     fitted.temperature, fitted.nil_score = min(grid, key=lambda tb: nll(*tb)) if cases else (1, 0)
     fitted.threshold = 0.0
     decisions = []  # (the rule links the best candidate, linking it is right, NIL is right)
-    for combined, right, _, ruled in cases:
+    for combined, right, _, unwritten in cases:
         p = probabilities(combined, fitted.temperature, fitted.nil_score)
-        decisions.append((links(p, fitted.threshold) and not ruled,
+        decisions.append((links(p, fitted.threshold, unwritten),
                           right is not None and int(np.argmax(combined)) == right, right is None))
 
     def correct(linked: Sequence[bool]) -> int:
@@ -411,7 +410,8 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
         "nil_decision_correct": correct([d[0] for d in decisions]),
         "nil_decision_total": len(decisions),
         "never_nil_correct": correct([True] * len(decisions)),
-        "unwritten_nil": [sum(c[3] for c in cases if c[2] == s) for s in (0, 1)],
+        "unwritten_nil": [sum(unwritten_everywhere(c[3]) for c in cases if c[2] == s)
+                          for s in (0, 1)],
     }
     return fitted
 

@@ -40,7 +40,19 @@ those linked; a feature left out of a fit (an ablation) has weight 0.
 import logging
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from functools import lru_cache
+from typing import (
+    TYPE_CHECKING,
+    AbstractSet,
+    Callable,
+    Dict,
+    FrozenSet,
+    List,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+)
 
 import numpy as np
 
@@ -103,13 +115,19 @@ def description_sentences(text: str, title: str = "") -> List[str]:
     return sentences
 
 
+@lru_cache(maxsize=1 << 16)
+def page_words(entity: "Entity") -> FrozenSet[str]:
+    """D_i of the module docstring: the content words of an entity's title and description."""
+    return frozenset(bm25_tokens(f"{entity.title} {entity.description}"))
+
+
 # Titles written before a name that a page may leave out ("Dr Kell" for Ambrose Kell).
 HONORIFICS = frozenset("""mr mrs ms miss dr doctor sir dame lady lord st saint captain capt father
     mother sister brother rev reverend prof professor king queen prince princess master mistress
     madam madame general colonel major lieutenant sergeant judge""".split())
 
 
-def unwritten_names(mention: str, page: Set[str], title: str = "") -> Set[str]:
+def unwritten_names(mention: str, page: AbstractSet[str], title: str = "") -> Set[str]:
     """The mention's name words (capitalised, not an honorific) that ``page`` never writes:
     "Petra" of "Petra Corrander" against every Corrander of a KB that has no Petra. The initials
     of ``title`` count as written ("TSC" for the Tarvey Salt Company)."""
@@ -144,7 +162,7 @@ def qualifier_words(title: str) -> Set[str]:
     return set(bm25_tokens(plain[len(bare):])) if bare != plain else set()
 
 
-def weighted_share(words: Set[str], pages: Sequence[Set[str]]) -> np.ndarray:
+def weighted_share(words: Set[str], pages: Sequence[AbstractSet[str]]) -> np.ndarray:
     """``context_i`` of the module docstring for each page's word set."""
     if not words or not pages:
         return np.zeros(len(pages))
@@ -180,7 +198,6 @@ class ContextEvidence:
         self.cache_size = cache_size
         self._encoder: Optional[DenseEncoder] = None
         self._vectors: OrderedDict[Entity, np.ndarray] = OrderedDict()
-        self._words: Dict[str, Set[str]] = {}
         self._facts: OrderedDict[Entity, np.ndarray] = OrderedDict()
 
     @property
@@ -247,7 +264,7 @@ class ContextEvidence:
             top = retrieved.max()
             share = retrieved / top if top > 0 else np.zeros(len(found))
             context, names = window_words(query.words, query.start, query.end, window)
-            pages = [self.page_words(e) for e in found]
+            pages = [page_words(e) for e in found]
             mention_words = bm25_tokens(query.mention)
             overlap = np.array([dice(mention_words, bm25_tokens(bare_title(e.title)))
                                 for e in found])
@@ -275,11 +292,6 @@ class ContextEvidence:
         """Unfitted settings (features for a fit) or a weight on one of ``features``."""
         weights = self.settings.weights
         return not weights or any(weights.get(f) for f in features)
-
-    def page_words(self, entity: "Entity") -> Set[str]:
-        if entity.id not in self._words:
-            self._words[entity.id] = set(bm25_tokens(f"{entity.title} {entity.description}"))
-        return self._words[entity.id]
 
     def score(self, rows: np.ndarray) -> np.ndarray:
         """``s_i`` of the module docstring for one mention's feature rows."""
