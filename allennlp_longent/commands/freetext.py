@@ -1,9 +1,10 @@
 """``longent freetext``: link the gold spans of free-text sets with every linker and print a table.
 
 A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_longent.linking.
-freetext`; ``fixtures/freetext/{dev,test}``). Per set: retrieval alone (BM25 with its title field);
-when the archive given by ``--model`` has the ``unwritten_nil`` rule, retrieval alone with that rule
-(what the rule gives without any model); with ``--model``, a ``cascade_linker`` archive (``longent
+freetext`; ``fixtures/freetext/{dev,test}``). Per set: retrieval alone (BM25 with its title field,
+each span on its own); retrieval with the rules that need no model: name coreference (a person span
+that shortens an earlier one takes its link) and, when the archive given by ``--model`` has it, the
+``unwritten_nil`` rule; with ``--model``, a ``cascade_linker`` archive (``longent
 calibrate``), its first stage (weight 0: no cross-encoder) with the calibrated NIL option, the whole
 cascade as calibrated and, when the archive holds a cross-encoder, the cascade at weight 1 (the
 trained re-ranker's order of the first stage's top ``rerank_k``, except where it abstains on an
@@ -27,7 +28,8 @@ from allennlp_longent.commands.safe_io import (
 )
 
 RETRIEVAL = "retrieval alone (BM25 + titles)"
-RETRIEVAL_RULE = "retrieval alone + unwritten-name NIL"
+RETRIEVAL_COREF = "retrieval + name coreference"
+RETRIEVAL_RULE = "retrieval + coref. + unwritten NIL"
 FIRST_STAGE = "cascade's first stage + NIL option"
 CASCADE = "cascade (as calibrated)"
 RERANKER = "re-ranker's order (weight 1)"
@@ -88,9 +90,11 @@ def run(args: argparse.Namespace) -> None:
             kb = KnowledgeBase()
             kb.add(data.entities)
             kb.save(kb_dir)
-            linkers = {RETRIEVAL: longent_linker(kb_dir)}
+            linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False)}
             if rule:
                 linkers[RETRIEVAL_RULE] = longent_linker(kb_dir, unwritten_nil=True)
+            else:
+                linkers[RETRIEVAL_COREF] = longent_linker(kb_dir)
             if args.model is not None:
                 linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0)
                 linkers[CASCADE] = longent_linker(kb_dir, args.model)

@@ -35,7 +35,8 @@ than its best candidate (and, if a user sets one, when the best p is under ``thr
 ambiguous mention spreads p over its candidates without making NIL likelier.
 
 With ``unwritten_nil``, a mention is also NIL when one of its name words (capitalised, not an
-honorific) is written on none of its m candidates' pages: "Petra Corrander" in a KB whose
+honorific; :mod:`allennlp_longent.linking.names` says what counts as written) is written on none
+of its m candidates' pages: "Petra Corrander" in a KB whose
 Corranders' pages never write "Petra" names a relative the KB lacks. The generated validation
 worlds never have such a mention (every name they use is written somewhere), so this rule is not
 fitted there; it was chosen on fixtures/freetext/dev (docs/linking.md).
@@ -52,13 +53,9 @@ import numpy as np
 
 from allennlp_longent.linking.candidates.bm25 import bare_title
 from allennlp_longent.linking.candidates.generator import MentionQuery, Query, as_mention_query
-from allennlp_longent.linking.evidence import (
-    ContextEvidence,
-    EvidenceSettings,
-    page_words,
-    unwritten_names,
-)
+from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+from allennlp_longent.linking.names import page_forms, unwritten_names
 
 if TYPE_CHECKING:
     from allennlp.data import DatasetReader
@@ -241,7 +238,7 @@ class Cascade:
         if self.settings.unwritten_nil:
             for query, item in zip(queries, scored):
                 mention = as_mention_query(query).mention
-                item.unwritten = [sorted(unwritten_names(mention, page_words(e), e.title))
+                item.unwritten = [sorted(unwritten_names(mention, page_forms(e)))
                                   for e in item.entities]
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities and (

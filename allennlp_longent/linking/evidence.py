@@ -121,23 +121,6 @@ def page_words(entity: "Entity") -> FrozenSet[str]:
     return frozenset(bm25_tokens(f"{entity.title} {entity.description}"))
 
 
-# Titles written before a name that a page may leave out ("Dr Kell" for Ambrose Kell).
-HONORIFICS = frozenset("""mr mrs ms miss dr doctor sir dame lady lord st saint captain capt father
-    mother sister brother rev reverend prof professor king queen prince princess master mistress
-    madam madame general colonel major lieutenant sergeant judge""".split())
-
-
-def unwritten_names(mention: str, page: AbstractSet[str], title: str = "") -> Set[str]:
-    """The mention's name words (capitalised, not an honorific) that ``page`` never writes:
-    "Petra" of "Petra Corrander" against every Corrander of a KB that has no Petra. The initials
-    of ``title`` count as written ("TSC" for the Tarvey Salt Company)."""
-    names = {t for word in mention.split() if word[:1].isupper() for t in bm25_tokens(word)}
-    words = bare_title(title).split()
-    initials = {"".join(w[0] for w in words),
-                "".join(w[0] for w in words if bm25_tokens(w))} if words else set()
-    return {t for t in names if len(t) > 1 and t not in HONORIFICS} - page - initials
-
-
 def window_words(words: Sequence[str], start: int, end: int, window: int
                  ) -> Tuple[Set[str], Set[str]]:
     """C and N of the module docstring: content words within ``window`` words of the mention,

@@ -160,15 +160,17 @@ Linker = Callable[..., List["Doc"]]  # (docs, batch_size=32) -> the docs, linked
 
 
 def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[float] = None,
-                   unwritten_nil: Optional[bool] = None) -> Linker:
+                   unwritten_nil: Optional[bool] = None, name_coreference: bool = True
+                   ) -> Linker:
     """``longent_linker`` as a spaCy user adds it: retrieval alone (no ``model``) or the
     ``cascade_linker`` archive ``model``; ``weight`` 0 keeps its first stage and NIL option only;
-    ``unwritten_nil`` sets that rule (None: the archive's, off without one)."""
+    ``unwritten_nil`` sets that rule (None: the archive's, off without one); ``name_coreference``
+    the component's (on by default)."""
     import spacy
 
     nlp = spacy.blank("en")
     config: dict = {"kb": str(kb_dir), "model": model, "weight": weight,
-                    "unwritten_nil": unwritten_nil}
+                    "unwritten_nil": unwritten_nil, "name_coreference": name_coreference}
     linker = nlp.add_pipe("longent_linker", config=config)
     return lambda docs, batch_size=32: list(linker.pipe(docs, batch_size=batch_size))
 

@@ -8,8 +8,13 @@ with, centred on the span (:mod:`allennlp_longent.linking.cascade`). Without a m
 are the retriever's. The span's ``kb_id_`` becomes the best candidate, or ``NIL`` when there is
 no candidate, the NIL option is likelier or its probability is below ``threshold``; spans
 labelled with one of ``skip_labels`` (dates, numbers: nothing a knowledge base of entities holds)
-are left alone. ``span._.longent_candidates`` holds the ranked candidates with their scores and
-``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``.
+are left alone. With ``name_coreference`` (the default), a person span whose name words are a
+strict part of an earlier person span's in the same document ("Corrander" after "Wenna
+Corrander") takes that span's link (:func:`allennlp_longent.linking.names.name_antecedents`).
+``span._.longent_candidates`` holds the ranked candidates with their scores,
+``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``, and
+``span._.longent_antecedent`` the ``(start_char, end_char)`` of the span whose link a name
+coreference copied (else None).
 """
 
 import json
@@ -37,6 +42,7 @@ logger = logging.getLogger(__name__)
 SKIP_LABELS = ["DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"]
 CANDIDATES_ATTR = "longent_candidates"
 STATUS_ATTR = "longent_status"
+ANTECEDENT_ATTR = "longent_antecedent"
 LINKED, NIL_DECISION, SKIPPED = "linked", "nil", "skipped"  # the values of span._.longent_status
 CONFIG_FILE = "cfg.json"
 KB_DIR = "kb"
@@ -50,7 +56,7 @@ OLD_KEYS = (
     "and pass config={'kb': ..., 'model': 'cascade/model.tar.gz'}"
 )
 
-for _attr in (CANDIDATES_ATTR, STATUS_ATTR):
+for _attr in (CANDIDATES_ATTR, STATUS_ATTR, ANTECEDENT_ATTR):
     if not Span.has_extension(_attr):
         Span.set_extension(_attr, default=None)
 
@@ -65,6 +71,7 @@ for _attr in (CANDIDATES_ATTR, STATUS_ATTR):
         "threshold": None,
         "weight": None,
         "unwritten_nil": None,
+        "name_coreference": True,
         "retriever": None,
         "encoder": None,
         "skip_labels": SKIP_LABELS,
@@ -85,6 +92,7 @@ def make_longent_linker(
     threshold: Optional[float],
     weight: Optional[float],
     unwritten_nil: Optional[bool],
+    name_coreference: bool,
     retriever: Optional[str],
     encoder: Optional[str],
     skip_labels: List[str],
@@ -102,7 +110,8 @@ def make_longent_linker(
     calibrated one; ``weight`` the calibrated re-ranker weight λ (0: the archive's first stage
     with its NIL option, without loading the cross-encoder); ``unwritten_nil`` the archive's rule
     that a mention with a name word on no candidate's page is NIL (``longent calibrate
-    --unwritten-nil``; it also works without ``model``); ``spans_key``: link
+    --unwritten-nil``; it also works without ``model``); ``name_coreference``: a person span
+    that shortens an earlier one takes its link (module docstring); ``spans_key``: link
     ``doc.spans[spans_key]`` instead of ``doc.ents``;
     ``batch_size``: mentions per model call. ``archive`` and ``calibration`` (the old
     three-file configuration) are refused with what to pass instead."""
@@ -114,7 +123,7 @@ def make_longent_linker(
     return LongentLinker(
         nlp, name, model, kb, top_k, threshold, batch_size, spans_key, cuda_device,
         rerank_k=rerank_k, retriever=retriever, encoder=encoder, skip_labels=skip_labels,
-        weight=weight, unwritten_nil=unwritten_nil,
+        weight=weight, unwritten_nil=unwritten_nil, name_coreference=name_coreference,
     )
 
 
@@ -139,6 +148,7 @@ class LongentLinker:
         skip_labels: Iterable[str] = tuple(SKIP_LABELS),
         weight: Optional[float] = None,
         unwritten_nil: Optional[bool] = None,
+        name_coreference: bool = True,
     ) -> None:
         if weight is not None and not 0.0 <= weight <= 1.0:
             raise ValueError(f"{name}: weight={weight} must be in [0, 1]")
@@ -156,6 +166,7 @@ class LongentLinker:
         self.rerank_k = rerank_k
         self.weight = weight
         self.unwritten_nil = unwritten_nil
+        self.name_coreference = name_coreference
         self.retriever = retriever
         self.encoder = encoder
         self.skip_labels = set(skip_labels)
@@ -269,9 +280,26 @@ class LongentLinker:
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
             links[span] = cascade.best(candidates)
-            span._.set(STATUS_ATTR, NIL_DECISION if links[span] == NIL else LINKED)
         for doc in docs:
+            spans = [span for d, span in mentions if d is doc]
+            if self.name_coreference:
+                self._copy_coreferent(spans, links)
+            for span in spans:
+                span._.set(STATUS_ATTR, NIL_DECISION if links[span] == NIL else LINKED)
             self._set_kb_ids(doc, links)
+
+    @staticmethod
+    def _copy_coreferent(spans: List[Span], links: Dict[Span, str]) -> None:
+        """A person span that shortens an earlier one takes its link, in document order so that
+        a chain ("Wenna Corrander", "Mrs Corrander", "Corrander") ends where it starts."""
+        from allennlp_longent.linking.names import name_antecedents
+
+        found = name_antecedents([(span.text, span.label_) for span in spans])
+        for span, antecedent in zip(spans, found):
+            if antecedent is not None:
+                first = spans[antecedent]
+                links[span] = links[first]
+                span._.set(ANTECEDENT_ATTR, (first.start_char, first.end_char))
 
     def _set_kb_ids(self, doc: Doc, links: Dict[Span, str]) -> None:
         """Spans handed out by ``doc.ents`` and span groups are copies, so the links go to the

@@ -17,7 +17,6 @@ from allennlp_longent.linking.cascade import (
     sign_test,
     unwritten_everywhere,
 )
-from allennlp_longent.linking.evidence import unwritten_names
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 
 
@@ -294,19 +293,6 @@ def corranders():
             Entity("A", "Aldous Corrander", "Aldous Corrander, a whaler, dredged the channel ."),
             Entity("P", "Port Corrander", "Port Corrander is a harbour town .")])
     return kb
-
-
-def test_unwritten_names_are_capitalised_non_honorific_words_no_page_writes():
-    page = {"ambrose", "kell", "doctor", "town"}
-    assert unwritten_names("Petra Kell", page) == {"petra"}
-    assert unwritten_names("Dr Kell", page) == set()  # an honorific is not a name word
-    assert unwritten_names("the old Kell", page) == set()  # lower-case words are not names
-    assert unwritten_names("Kell's Mill", page) == {"mill"}  # the possessive "s" is not a name
-    # a title's initials count as written, with or without its stop words
-    assert unwritten_names("the TSC", set(), "Tarvey Salt Company") == set()
-    assert unwritten_names("BKP", set(), "Battle of Kessen Pass (event)") == set()
-    assert unwritten_names("BOKP", set(), "Battle of Kessen Pass") == set()
-    assert unwritten_names("TSX", set(), "Tarvey Salt Company") == {"tsx"}
 
 
 def test_a_name_word_on_no_candidates_page_is_nil_only_with_the_rule():

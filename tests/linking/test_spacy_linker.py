@@ -309,3 +309,28 @@ def test_the_unwritten_name_rule_from_the_pipeline_config(tmp_path):
 
     assert linked() == [("Petra Corrander", "L"), ("Liss Corrander", "L")]
     assert linked(unwritten_nil=True) == [("Petra Corrander", NIL), ("Liss Corrander", "L")]
+
+
+def test_a_person_span_that_shortens_an_earlier_one_takes_its_link(tmp_path):
+    kb = KnowledgeBase()
+    kb.add([Entity("W", "Wenna Corrander", "Wenna Corrander was a magistrate ."),
+            Entity("P", "Port Corrander", "Port Corrander is a harbour town . Corrander has a "
+                   "quay . The Corrander harbour is deep . Corrander lies on the coast .")])
+    kb.save(tmp_path / "kb")
+    text = "Wenna Corrander rewrote the code . Later Corrander sailed to Port Corrander ."
+
+    def linked(**config):
+        nlp = spacy.blank("en")
+        nlp.add_pipe("entity_ruler").add_patterns(
+            [{"label": "PERSON", "pattern": "Wenna Corrander"},
+             {"label": "PERSON", "pattern": "Corrander"},
+             {"label": "GPE", "pattern": "Port Corrander"}])
+        nlp.add_pipe("longent_linker", config={"kb": str(tmp_path / "kb"), **config})
+        doc = nlp(text)
+        return [(e.text, e.kb_id_, e._.longent_antecedent) for e in doc.ents]
+
+    # each span on its own: the town's page writes "Corrander" most
+    assert linked(name_coreference=False) == [
+        ("Wenna Corrander", "W", None), ("Corrander", "P", None), ("Port Corrander", "P", None)]
+    assert linked() == [
+        ("Wenna Corrander", "W", None), ("Corrander", "W", (0, 15)), ("Port Corrander", "P", None)]

@@ -1,0 +1,148 @@
+"""Names a page writes: the evidence of ``unwritten_nil``'s rule (a mention whose name word no
+candidate's page writes is NIL, :mod:`allennlp_longent.linking.cascade`).
+
+A name word of a mention is a capitalised word of at least two letters that is not a title or
+role written before a name ("Dr", "Gov.", "Skipper"); accents are folded ("Fernández" is
+"fernandez"). The *forms* of a page are its words, the initials of each run of capitalised
+words of its title and description, with and without stop words ("WWF" for World Wrestling
+Federation), and its dotted abbreviations ("us" for "U.S."). A page writes the name word t when
+one of its forms w
+
+- equals t;
+- shares with it a prefix of at least max(4, |t| - 1) letters: an inflection or derivation
+  ("Corranders" where the page writes "Corrander", "Hungary" beside "Hungarian", "Alex" for
+  "Alexander");
+- is one edit from t when |t| >= 5: a spelling variant ("Seyhun" and "Seyhoun");
+- or, when t is written abbreviated (a trailing full stop, "Pt.", or two letters, "Ft"), starts
+  with t's first letter and holds its letters in order ("port", "fort").
+
+Each clause only makes the rule fire less: a variant makes a name written, never unwritten.
+The clauses come from the names the rule called unwritten in real prose, where every mention has
+an entity (Re-DocRED's development documents, ``scripts/linking/unwritten_in_prose.py``), and
+the titles from English usage; neither from the free-text sets.
+"""
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import (
+    TYPE_CHECKING,
+    AbstractSet,
+    FrozenSet,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+)
+
+from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens
+
+if TYPE_CHECKING:
+    from allennlp_longent.linking.knowledge_base import Entity
+
+# Titles, ranks, roles and kin words written before a name that a page may leave out ("Dr Kell"
+# for Ambrose Kell), with their usual abbreviations; also what is written after one ("Jr").
+HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir dame lady lord st
+    saint captain capt cpt skipper father mother sister brother aunt auntie uncle cousin widow
+    grandfather grandmother grandpa grandma old young little rev reverend fr pastor parson vicar
+    bishop archbishop abbot abbess cardinal pope deacon elder prof professor king queen prince
+    princess duke duchess earl count countess baron baroness emperor empress master mistress
+    madam madame mme mlle herr frau general gen colonel col major maj lieutenant lt sergeant sgt
+    corporal cpl private pvt admiral adm commodore commander cmdr officer constable inspector insp
+    detective det superintendent supt sheriff marshal chief judge justice mayor alderman governor
+    gov senator sen representative rep president pres chancellor minister premier councillor
+    jr jnr sr snr esq ii iii iv""".split())
+_RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|for|de|von|van|la)\s+)*[A-Z][\w'-]*)*")
+_DOTTED = re.compile(r"\b(?:[A-Za-z]\.){2,}")
+
+
+def fold(text: str) -> str:
+    """Lower case, accents removed ("İmparator" is "imparator")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+
+
+def name_tokens(text: str) -> list:
+    """:func:`~allennlp_longent.linking.candidates.bm25.bm25_tokens` of the folded text."""
+    return bm25_tokens(fold(text))
+
+
+def initials(phrase: str) -> Set[str]:
+    """The initials of a phrase's words, with and without its stop words."""
+    words = fold(phrase).split()
+    if not words:
+        return set()
+    return {"".join(w[0] for w in words), "".join(w[0] for w in words if bm25_tokens(w))} - {""}
+
+
+@lru_cache(maxsize=1 << 16)
+def page_forms(entity: "Entity") -> FrozenSet[str]:
+    """The forms of the module docstring: an entity page's folded words, and the initials of its
+    title and of each run of capitalised words in its title and description."""
+    text = f"{entity.title}. {entity.description}"
+    runs = {a for run in _RUN.findall(text) if len(run.split()) > 1 for a in initials(run)}
+    dotted = {fold(d.replace(".", "")) for d in _DOTTED.findall(text)}
+    return frozenset(name_tokens(text)) | runs | dotted | initials(bare_title(entity.title))
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    return a[i + 1:] == b[i + 1:] or a[i:] == b[i + 1:] or a[i + 1:] == b[i:]
+
+
+def _in_order(short: str, word: str) -> bool:
+    letters = iter(word)
+    return word[:1] == short[:1] and all(c in letters for c in short)
+
+
+def written(token: str, forms: AbstractSet[str], abbreviated: bool = False) -> bool:
+    """Whether ``forms`` write the name word ``token`` (the clauses of the module docstring)."""
+    if token in forms:
+        return True
+    prefix = max(4, len(token) - 1)
+    for form in forms:
+        if len(form) >= prefix and form[:prefix] == token[:prefix]:
+            return True
+        if len(token) >= 5 and _one_edit(token, form):
+            return True
+        if abbreviated and _in_order(token, form):
+            return True
+    return False
+
+
+def name_words(mention: str) -> Iterable[tuple]:
+    """``(token, abbreviated)`` of each name word of the mention (module docstring)."""
+    for word in mention.split():
+        if not word[:1].isupper():
+            continue
+        tokens = name_tokens(word)
+        for token in tokens:
+            if len(token) > 1 and token not in HONORIFICS:
+                yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
+
+
+def unwritten_names(mention: str, forms: AbstractSet[str]) -> Set[str]:
+    """The mention's name words that no form in ``forms`` writes: "Petra" of "Petra Corrander"
+    against every Corrander of a KB that has no Petra."""
+    return {t for t, abbreviated in name_words(mention) if not written(t, forms, abbreviated)}
+
+
+PERSON_LABELS = frozenset({"PERSON", "PER"})
+
+
+def name_antecedents(mentions: Sequence[Tuple[str, str]]) -> List[Optional[int]]:
+    """Per ``(text, label)`` mention of a document, in order, the index of the latest earlier
+    person mention whose name words strictly include its own ("Corrander" after "Wenna
+    Corrander", "Mrs Corrander" too): the same person, written shorter, as news prose writes a
+    person after the first mention (Cucerzan 2007; van Hulst et al. 2020, REL, expand such
+    mentions); None for the rest and for every mention not labelled a person."""
+    words = [frozenset(t for t, _ in name_words(text)) if label in PERSON_LABELS else frozenset()
+             for text, label in mentions]
+    return [next((j for j in range(i - 1, -1, -1) if own and own < words[j]), None)
+            for i, own in enumerate(words)]

@@ -1,0 +1,95 @@
+"""The unwritten-name rule's evidence, each clause of :mod:`allennlp_longent.linking.names`
+checked on cases worked out by hand from its definition."""
+
+from allennlp_longent.linking.knowledge_base import Entity
+from allennlp_longent.linking.names import (
+    fold,
+    name_antecedents,
+    page_forms,
+    unwritten_names,
+    written,
+)
+
+
+def forms(title: str, description: str = "") -> frozenset:
+    return page_forms(Entity("X", title, description))
+
+
+def test_name_words_are_capitalised_words_that_are_not_titles():
+    page = {"ambrose", "kell", "town"}
+    assert unwritten_names("Petra Kell", page) == {"petra"}
+    assert unwritten_names("Dr Kell", page) == set()
+    assert unwritten_names("Gov. Kell", page) == set()  # an abbreviated title
+    assert unwritten_names("Skipper Kell", page) == set()  # a role
+    assert unwritten_names("Old Kell", page) == set()
+    assert unwritten_names("Kell Jr", page) == set()
+    assert unwritten_names("the old Kell", page) == set()  # lower-case words are not names
+    assert unwritten_names("Kell's Mill", page) == {"mill"}  # the possessive "s" is not a name
+    assert unwritten_names("Petra Kell", page | {"petra"}) == set()
+
+
+def test_accents_are_folded_on_both_sides():
+    assert fold("Fernández") == "fernandez" and fold("İmparator") == "imparator"
+    assert unwritten_names("Raimundo Fernández", {"raimundo", "fernandez"}) == set()
+    assert unwritten_names("Raimundo Fernandez", forms("Raimundo Fernández")) == set()
+
+
+def test_initials_of_capitalised_runs_and_dotted_abbreviations_are_forms():
+    company = forms("Tarvey Salt Company")
+    assert {"tsc"} <= company
+    assert unwritten_names("the TSC", company) == set()
+    assert unwritten_names("TSX", company) == {"tsx"}
+    battle = forms("Battle of Kessen Pass (event)")
+    assert {"bkp", "bokp"} <= battle  # without and with the stop word
+    federation = forms("Vince", "He ran the World Wrestling Federation for years .")
+    assert unwritten_names("WWF", federation) == set()
+    assert "ww" not in federation  # a run is taken whole
+    assert unwritten_names("US", forms("Boston", "A city of the U.S. state of Massachusetts .")) \
+        == set()
+    assert unwritten_names("US", forms("Boston", "A city of Massachusetts .")) == {"us"}
+
+
+def test_a_shared_prefix_of_max_4_and_length_minus_1_letters_is_written():
+    # prefix needed: max(4, |t| - 1)
+    assert written("corranders", {"corrander"})  # 9 shared, 9 needed
+    assert written("hungary", {"hungarian"})  # 6 shared, 6 needed
+    assert written("alex", {"alexander"})  # 4 shared, 4 needed
+    assert not written("hungary", {"hunger"})  # 4 shared, 6 needed; two edits
+    assert not written("petra", {"peter"})  # 3 shared, 4 needed; two edits
+    assert not written("ann", {"anna"})  # |t| = 3 still needs 4 shared letters
+
+
+def test_one_edit_is_written_only_from_five_letters():
+    assert written("seyhun", {"seyhoun"})  # an insertion
+    assert written("ramez", {"ramey"})  # a substitution (4 shared letters too)
+    assert written("marika", {"marka"})  # a deletion
+    assert not written("anna", {"anne"})  # 4 letters: no edit allowed, 3 shared
+    assert not written("oriel", {"ariels"})  # two edits
+
+
+def test_an_abbreviated_word_is_written_by_a_word_holding_its_letters_in_order():
+    assert unwritten_names("Pt. Corrander", {"port", "corrander"}) == set()
+    assert unwritten_names("Ft Carrow", {"fort", "carrow"}) == set()
+    assert unwritten_names("Pt Corrander", {"harbour", "corrander"}) == {"pt"}
+    assert unwritten_names("Rt. Corrander", {"port", "corrander"}) == {"rt"}  # "r..t" in "port"
+    # written in full, a short word is not an abbreviation
+    assert unwritten_names("Ptolem Corrander", {"port", "corrander"}) == {"ptolem"}
+
+
+def test_a_person_mention_shortening_an_earlier_one_points_to_the_latest():
+    mentions = [("Wenna Corrander", "PERSON"), ("Port Corrander", "GPE"), ("Corrander", "PERSON"),
+                ("Mrs Corrander", "PER"), ("Aldous Corrander", "PERSON"), ("Corrander", "PERSON"),
+                ("Corrander", "GPE"), ("Wenna Corrander", "PERSON"), ("Wenna", "PERSON"),
+                ("Liss", "PERSON")]
+    assert name_antecedents(mentions) == [
+        None,  # nothing before it
+        None,  # not a person
+        0,  # {corrander} < {wenna, corrander}; the town is not a person
+        0,  # "Mrs" is a title: {corrander} again, not a strict part of "Corrander"
+        None,  # {aldous, corrander} is in no earlier mention
+        4,  # the latest earlier person it shortens
+        None,  # not a person
+        None,  # equal names are not a shortening
+        7,
+        None,  # "Liss" was never written
+    ]
