@@ -4,13 +4,14 @@ A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_lon
 freetext`; ``fixtures/freetext/{dev,test}``). Per set: retrieval alone (BM25 with its title field,
 each span on its own); retrieval with the rules that need no model: name coreference (a person span
 that shortens an earlier one takes its link) and, when the archive given by ``--model`` has it, the
-``unwritten_nil`` rule; with ``--model``, a ``cascade_linker`` archive (``longent
-calibrate``), its first stage (weight 0: no cross-encoder) with the calibrated NIL option, the whole
-cascade as calibrated and, when the archive holds a cross-encoder, the cascade at weight 1 (the
-trained re-ranker's order of the first stage's top ``rerank_k``, except where it abstains on an
-exact title); with ``--spacy-peer``, spaCy's ``entity_linker`` trained by
-``scripts/linking/train_spacy_peer.py``: accuracy over all spans that name something (a NIL span is
-right when linked NIL) with its count and a 95 % Wilson interval, NIL precision and recall, and
+``unwritten_nil`` rule (``--no-name-coreference`` leaves coreference out of every row); with
+``--model``, a ``cascade_linker`` archive (``longent calibrate``), its first stage (weight 0: no
+cross-encoder) with the calibrated NIL option, the whole cascade as calibrated and, when the
+archive holds a cross-encoder, the cascade at weight 1 (the trained re-ranker's order of the first
+stage's top ``rerank_k``, except where it abstains on an exact title); with ``--spacy-peer``,
+spaCy's ``entity_linker`` trained by ``scripts/linking/train_spacy_peer.py``: accuracy over all
+spans that name something (a NIL span is right when linked NIL) with its count and a 95 % Wilson
+interval, NIL precision and recall, and
 mentions per CPU second. Exits 1 when ``--require`` names a system that fails to beat retrieval
 alone.
 """
@@ -30,6 +31,7 @@ from allennlp_longent.commands.safe_io import (
 RETRIEVAL = "retrieval alone (BM25 + titles)"
 RETRIEVAL_COREF = "retrieval + name coreference"
 RETRIEVAL_RULE = "retrieval + coref. + unwritten NIL"
+RETRIEVAL_RULE_ONLY = "retrieval + unwritten NIL"
 FIRST_STAGE = "cascade's first stage + NIL option"
 CASCADE = "cascade (as calibrated)"
 RERANKER = "re-ranker's order (weight 1)"
@@ -48,6 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--encoder", default="packaged_minilm",
                         help="sentence encoder of the spaCy peer's entity vectors")
     parser.add_argument("--errors", action="store_true", help="list every wrong link")
+    parser.add_argument("--name-coreference", action=argparse.BooleanOptionalAction,
+                        default=True, help="longent_linker's name_coreference in every row but "
+                        "the first (default: on, as the component's)")
     parser.add_argument("--require", help="a system's name in the table that must beat "
                         "retrieval alone (exit 1 otherwise)")
     parser.set_defaults(func=reporting_errors(run))
@@ -91,15 +96,19 @@ def run(args: argparse.Namespace) -> None:
             kb.add(data.entities)
             kb.save(kb_dir)
             linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False)}
+            coref = args.name_coreference
             if rule:
-                linkers[RETRIEVAL_RULE] = longent_linker(kb_dir, unwritten_nil=True)
-            else:
+                linkers[RETRIEVAL_RULE if coref else RETRIEVAL_RULE_ONLY] = longent_linker(
+                    kb_dir, unwritten_nil=True, name_coreference=coref)
+            elif coref:
                 linkers[RETRIEVAL_COREF] = longent_linker(kb_dir)
             if args.model is not None:
-                linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0)
-                linkers[CASCADE] = longent_linker(kb_dir, args.model)
+                linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0,
+                                                      name_coreference=coref)
+                linkers[CASCADE] = longent_linker(kb_dir, args.model, name_coreference=coref)
             if reranks:
-                linkers[RERANKER] = longent_linker(kb_dir, args.model, weight=1.0)
+                linkers[RERANKER] = longent_linker(kb_dir, args.model, weight=1.0,
+                                                   name_coreference=coref)
             if args.spacy_peer is not None:
                 linkers["spaCy entity_linker"] = spacy_peer_linker(
                     args.spacy_peer, data.entities, args.encoder)

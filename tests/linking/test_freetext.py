@@ -188,3 +188,33 @@ def test_an_archive_with_the_unwritten_name_rule_adds_retrieval_with_the_rule(tm
                  for name in (RETRIEVAL, RETRIEVAL_RULE, CASCADE)
                  for line in lines if name in line}
         assert found == expected
+
+
+def test_name_coreference_is_on_in_every_row_but_the_first_unless_turned_off(tmp_path, capsys):
+    """"Corrander" after "Wenna Corrander": the town's page writes "Corrander" most, so each
+    span on its own gets 2 of 3 and with name coreference 3 of 3."""
+    from allennlp_longent.commands.cli import main
+    from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_COREF
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    data = tmp_path / "set"
+    data.mkdir()
+    (data / "kb.jsonl").write_text("".join(json.dumps(e) + "\n" for e in [
+        {"id": "w", "title": "Wenna Corrander", "description": "A magistrate."},
+        {"id": "p", "title": "Port Corrander", "description": "Port Corrander is a town. "
+         "Corrander has a quay. The Corrander harbour is deep. Corrander lies on the coast."}]))
+    text = "Wenna Corrander rewrote the code. Later Corrander sailed to Port Corrander."
+    spans = [{"start_char": 0, "end_char": 15, "label": "PERSON", "kb_id": "w"},
+             {"start_char": 40, "end_char": 49, "label": "PERSON", "kb_id": "w"},
+             {"start_char": 60, "end_char": 74, "label": "GPE", "kb_id": "p"}]
+    (data / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": spans}))
+    model = write_cascade_archive(tmp_path / "model.tar.gz", CascadeSettings(weight=0.0))
+    for flag, expected in (([], {RETRIEVAL: "2/3", RETRIEVAL_COREF: "3/3", CASCADE: "3/3"}),
+                           (["--no-name-coreference"], {RETRIEVAL: "2/3", CASCADE: "2/3"})):
+        main(["freetext", str(data), "--model", str(model), *flag])
+        lines = capsys.readouterr().out.splitlines()
+        found = {name: line.split(name, 1)[1].split()[0]
+                 for name in (RETRIEVAL, RETRIEVAL_COREF, CASCADE)
+                 for line in lines if name in line}
+        assert found == expected
