@@ -64,7 +64,7 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
-def name_tokens(text: str) -> list:
+def name_tokens(text: str) -> List[str]:
     """:func:`~allennlp_longent.linking.candidates.bm25.bm25_tokens` of the folded text."""
     return bm25_tokens(fold(text))
 
@@ -116,7 +116,7 @@ def written(token: str, forms: AbstractSet[str], abbreviated: bool = False) -> b
     return False
 
 
-def name_words(mention: str) -> Iterable[tuple]:
+def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
     """``(token, abbreviated)`` of each name word of the mention (module docstring)."""
     for word in mention.split():
         if not word[:1].isupper():
