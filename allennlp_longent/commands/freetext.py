@@ -3,8 +3,10 @@
 A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_longent.linking.
 freetext`; ``fixtures/freetext/{dev,test}``). Per set: retrieval alone (BM25 with its title field,
 each span on its own); retrieval with the rules that need no model: name coreference (a person span
-that shortens an earlier one takes its link) and, when the archive given by ``--model`` has it, the
-``unwritten_nil`` rule (``--no-name-coreference`` leaves coreference out of every row); with
+that shortens an earlier one takes its link), label agreement (a candidate whose page's pronouns
+clash with the span's label goes after the others) and, when the archive given by ``--model`` has
+it, the ``unwritten_nil`` rule (``--no-name-coreference`` and ``--no-label-agreement`` leave those
+out of every row); with
 ``--model``, a ``cascade_linker`` archive (``longent calibrate``), its first stage (weight 0: no
 cross-encoder) with the calibrated NIL option, the whole cascade as calibrated and, when the
 archive holds a cross-encoder, the cascade at weight 1 (the trained re-ranker's order of the first
@@ -29,9 +31,7 @@ from allennlp_longent.commands.safe_io import (
 )
 
 RETRIEVAL = "retrieval alone (BM25 + titles)"
-RETRIEVAL_COREF = "retrieval + name coreference"
-RETRIEVAL_RULE = "retrieval + coref. + unwritten NIL"
-RETRIEVAL_RULE_ONLY = "retrieval + unwritten NIL"
+RETRIEVAL_RULES = "retrieval + the rules (no model)"
 FIRST_STAGE = "cascade's first stage + NIL option"
 CASCADE = "cascade (as calibrated)"
 RERANKER = "re-ranker's order (weight 1)"
@@ -52,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--errors", action="store_true", help="list every wrong link")
     parser.add_argument("--name-coreference", action=argparse.BooleanOptionalAction,
                         default=True, help="longent_linker's name_coreference in every row but "
+                        "the first (default: on, as the component's)")
+    parser.add_argument("--label-agreement", action=argparse.BooleanOptionalAction,
+                        default=True, help="longent_linker's label_agreement in every row but "
                         "the first (default: on, as the component's)")
     parser.add_argument("--require", help="a system's name in the table that must beat "
                         "retrieval alone (exit 1 otherwise)")
@@ -95,20 +98,17 @@ def run(args: argparse.Namespace) -> None:
             kb = KnowledgeBase()
             kb.add(data.entities)
             kb.save(kb_dir)
-            linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False)}
-            coref = args.name_coreference
-            if rule:
-                linkers[RETRIEVAL_RULE if coref else RETRIEVAL_RULE_ONLY] = longent_linker(
-                    kb_dir, unwritten_nil=True, name_coreference=coref)
-            elif coref:
-                linkers[RETRIEVAL_COREF] = longent_linker(kb_dir)
+            linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False,
+                                                 label_agreement=False)}
+            rules = {"name_coreference": args.name_coreference,
+                     "label_agreement": args.label_agreement}
+            if rule or any(rules.values()):
+                linkers[RETRIEVAL_RULES] = longent_linker(kb_dir, unwritten_nil=rule, **rules)
             if args.model is not None:
-                linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0,
-                                                      name_coreference=coref)
-                linkers[CASCADE] = longent_linker(kb_dir, args.model, name_coreference=coref)
+                linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0, **rules)
+                linkers[CASCADE] = longent_linker(kb_dir, args.model, **rules)
             if reranks:
-                linkers[RERANKER] = longent_linker(kb_dir, args.model, weight=1.0,
-                                                   name_coreference=coref)
+                linkers[RERANKER] = longent_linker(kb_dir, args.model, weight=1.0, **rules)
             if args.spacy_peer is not None:
                 linkers["spaCy entity_linker"] = spacy_peer_linker(
                     args.spacy_peer, data.entities, args.encoder)

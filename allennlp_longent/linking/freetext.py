@@ -160,8 +160,8 @@ Linker = Callable[..., List["Doc"]]  # (docs, batch_size=32) -> the docs, linked
 
 
 def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[float] = None,
-                   unwritten_nil: Optional[bool] = None, name_coreference: bool = True
-                   ) -> Linker:
+                   unwritten_nil: Optional[bool] = None, name_coreference: bool = True,
+                   label_agreement: bool = True) -> Linker:
     """``longent_linker`` as a spaCy user adds it: retrieval alone (no ``model``) or the
     ``cascade_linker`` archive ``model``; ``weight`` 0 keeps its first stage and NIL option only;
     ``unwritten_nil`` sets that rule (None: the archive's, off without one); ``name_coreference``
@@ -170,7 +170,8 @@ def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[f
 
     nlp = spacy.blank("en")
     config: dict = {"kb": str(kb_dir), "model": model, "weight": weight,
-                    "unwritten_nil": unwritten_nil, "name_coreference": name_coreference}
+                    "unwritten_nil": unwritten_nil, "name_coreference": name_coreference,
+                    "label_agreement": label_agreement}
     linker = nlp.add_pipe("longent_linker", config=config)
     return lambda docs, batch_size=32: list(linker.pipe(docs, batch_size=batch_size))
 

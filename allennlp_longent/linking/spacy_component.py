@@ -72,6 +72,7 @@ for _attr in (CANDIDATES_ATTR, STATUS_ATTR, ANTECEDENT_ATTR):
         "weight": None,
         "unwritten_nil": None,
         "name_coreference": True,
+        "label_agreement": True,
         "retriever": None,
         "encoder": None,
         "skip_labels": SKIP_LABELS,
@@ -93,6 +94,7 @@ def make_longent_linker(
     weight: Optional[float],
     unwritten_nil: Optional[bool],
     name_coreference: bool,
+    label_agreement: bool,
     retriever: Optional[str],
     encoder: Optional[str],
     skip_labels: List[str],
@@ -111,7 +113,9 @@ def make_longent_linker(
     with its NIL option, without loading the cross-encoder); ``unwritten_nil`` the archive's rule
     that a mention with a name word on no candidate's page is NIL (``longent calibrate
     --unwritten-nil``; it also works without ``model``); ``name_coreference``: a person span
-    that shortens an earlier one takes its link (module docstring); ``spans_key``: link
+    that shortens an earlier one takes its link (module docstring); ``label_agreement``: among
+    the first ``rerank_k`` candidates, those whose page's pronouns clash with the span's label
+    (:mod:`allennlp_longent.linking.kinds`) go after the others; ``spans_key``: link
     ``doc.spans[spans_key]`` instead of ``doc.ents``;
     ``batch_size``: mentions per model call. ``archive`` and ``calibration`` (the old
     three-file configuration) are refused with what to pass instead."""
@@ -124,6 +128,7 @@ def make_longent_linker(
         nlp, name, model, kb, top_k, threshold, batch_size, spans_key, cuda_device,
         rerank_k=rerank_k, retriever=retriever, encoder=encoder, skip_labels=skip_labels,
         weight=weight, unwritten_nil=unwritten_nil, name_coreference=name_coreference,
+        label_agreement=label_agreement,
     )
 
 
@@ -149,6 +154,7 @@ class LongentLinker:
         weight: Optional[float] = None,
         unwritten_nil: Optional[bool] = None,
         name_coreference: bool = True,
+        label_agreement: bool = True,
     ) -> None:
         if weight is not None and not 0.0 <= weight <= 1.0:
             raise ValueError(f"{name}: weight={weight} must be in [0, 1]")
@@ -167,6 +173,7 @@ class LongentLinker:
         self.weight = weight
         self.unwritten_nil = unwritten_nil
         self.name_coreference = name_coreference
+        self.label_agreement = label_agreement
         self.retriever = retriever
         self.encoder = encoder
         self.skip_labels = set(skip_labels)
@@ -277,6 +284,12 @@ class LongentLinker:
             queries.append(MentionQuery(*_context_words(doc, span, reach)))
         ranked = cascade.link(queries)
         links: Dict[Span, str] = {}
+        if self.label_agreement:
+            from allennlp_longent.linking.kinds import kind, type_order
+
+            ranked = [type_order(span.label_, candidates, lambda i: kind(kb[i]),
+                                 cascade.settings.rerank_k)
+                      for (_, span), candidates in zip(mentions, ranked)]
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
             links[span] = cascade.best(candidates)

@@ -166,7 +166,7 @@ def test_an_archive_with_the_unwritten_name_rule_adds_retrieval_with_the_rule(tm
     """"Petra Ambrell" is NIL: no page writes "Petra". Retrieval alone links it to Edda (1/2
     right); with the rule, alone or in the archive's cascade, both spans are right."""
     from allennlp_longent.commands.cli import main
-    from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_RULE
+    from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_RULES
     from allennlp_longent.linking.cascade import CascadeSettings
     from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
@@ -178,23 +178,23 @@ def test_an_archive_with_the_unwritten_name_rule_adds_retrieval_with_the_rule(tm
     spans = [{"start_char": 0, "end_char": 13, "label": "PERSON", "kb_id": "NIL"},
              {"start_char": 18, "end_char": 30, "label": "PERSON", "kb_id": "c"}]
     (data / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": spans}))
-    for rule, expected in ((True, {RETRIEVAL: "1/2", RETRIEVAL_RULE: "2/2", CASCADE: "2/2"}),
-                           (False, {RETRIEVAL: "1/2", CASCADE: "1/2"})):
+    for rule, expected in ((True, {RETRIEVAL: "1/2", RETRIEVAL_RULES: "2/2", CASCADE: "2/2"}),
+                           (False, {RETRIEVAL: "1/2", RETRIEVAL_RULES: "1/2", CASCADE: "1/2"})):
         model = write_cascade_archive(tmp_path / f"{rule}.tar.gz",
                                       CascadeSettings(weight=0.0, unwritten_nil=rule))
         main(["freetext", str(data), "--model", str(model)])
         lines = capsys.readouterr().out.splitlines()
         found = {name: line.split(name, 1)[1].split()[0]
-                 for name in (RETRIEVAL, RETRIEVAL_RULE, CASCADE)
+                 for name in (RETRIEVAL, RETRIEVAL_RULES, CASCADE)
                  for line in lines if name in line}
         assert found == expected
 
 
-def test_name_coreference_is_on_in_every_row_but_the_first_unless_turned_off(tmp_path, capsys):
+def test_the_rules_are_on_in_every_row_but_the_first_unless_turned_off(tmp_path, capsys):
     """"Corrander" after "Wenna Corrander": the town's page writes "Corrander" most, so each
     span on its own gets 2 of 3 and with name coreference 3 of 3."""
     from allennlp_longent.commands.cli import main
-    from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_COREF
+    from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_RULES
     from allennlp_longent.linking.cascade import CascadeSettings
     from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
@@ -210,11 +210,13 @@ def test_name_coreference_is_on_in_every_row_but_the_first_unless_turned_off(tmp
              {"start_char": 60, "end_char": 74, "label": "GPE", "kb_id": "p"}]
     (data / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": spans}))
     model = write_cascade_archive(tmp_path / "model.tar.gz", CascadeSettings(weight=0.0))
-    for flag, expected in (([], {RETRIEVAL: "2/3", RETRIEVAL_COREF: "3/3", CASCADE: "3/3"}),
-                           (["--no-name-coreference"], {RETRIEVAL: "2/3", CASCADE: "2/3"})):
+    off = ["--no-name-coreference", "--no-label-agreement"]
+    for flag, expected in (([], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "3/3", CASCADE: "3/3"}),
+                           (off[:1], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "2/3", CASCADE: "2/3"}),
+                           (off, {RETRIEVAL: "2/3", CASCADE: "2/3"})):
         main(["freetext", str(data), "--model", str(model), *flag])
         lines = capsys.readouterr().out.splitlines()
         found = {name: line.split(name, 1)[1].split()[0]
-                 for name in (RETRIEVAL, RETRIEVAL_COREF, CASCADE)
+                 for name in (RETRIEVAL, RETRIEVAL_RULES, CASCADE)
                  for line in lines if name in line}
         assert found == expected

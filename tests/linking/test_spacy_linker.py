@@ -67,8 +67,10 @@ def check_ranking(doc, threshold=0.0):
         if ent.label_ in SKIP_LABELS:  # dates, numbers: never linked
             assert ranked is None and ent.kb_id_ == ""
             continue
-        scores = [c["score"] for c in ranked]
-        assert scores == sorted(scores, reverse=True)
+        # by score, but for the candidates label agreement moved after the others
+        for clash in (False, True):
+            scores = [c["score"] for c in ranked if c.get("label_clash", False) == clash]
+            assert scores == sorted(scores, reverse=True)
         if ranked:
             assert sum(c["probability"] for c in ranked) == pytest.approx(1.0, abs=1e-4)
         best = ranked[0] if ranked else None
@@ -334,3 +336,21 @@ def test_a_person_span_that_shortens_an_earlier_one_takes_its_link(tmp_path):
         ("Wenna Corrander", "W", None), ("Corrander", "P", None), ("Port Corrander", "P", None)]
     assert linked() == [
         ("Wenna Corrander", "W", None), ("Corrander", "W", (0, 15)), ("Port Corrander", "P", None)]
+
+
+def test_label_agreement_moves_a_person_after_a_place_for_a_place_span(tmp_path):
+    kb = KnowledgeBase()
+    kb.add([Entity("L", "Lucan Carrow", "Lucan Carrow held the gate . Carrow was a judge ; his "
+                   "sons and he kept Carrow loyal , and Carrow is where he died ."),
+            Entity("F", "Fort Carrow", "Fort Carrow is a town . It holds a cheese fair .")])
+    kb.save(tmp_path / "kb")
+
+    def linked(**config):
+        nlp = spacy.blank("en")
+        nlp.add_pipe("entity_ruler").add_patterns([{"label": "GPE", "pattern": "Carrow"}])
+        nlp.add_pipe("longent_linker", config={"kb": str(tmp_path / "kb"), **config})
+        doc = nlp("Rufus rode to Carrow with the news .")
+        return [(e.text, e.kb_id_, [c["id"] for c in e._.longent_candidates]) for e in doc.ents]
+
+    assert linked(label_agreement=False) == [("Carrow", "L", ["L", "F"])]  # retrieval's order
+    assert linked() == [("Carrow", "F", ["F", "L"])]
