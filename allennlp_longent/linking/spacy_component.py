@@ -10,7 +10,9 @@ no candidate, the NIL option is likelier or its probability is below ``threshold
 labelled with one of ``skip_labels`` (dates, numbers: nothing a knowledge base of entities holds)
 are left alone. With ``name_coreference`` (the default), a person span whose name words are a
 strict part of an earlier person span's in the same document ("Corrander" after "Wenna
-Corrander") takes that span's link (:func:`allennlp_longent.linking.names.name_antecedents`).
+Corrander") takes that span's link (:func:`allennlp_longent.linking.names.name_antecedents`);
+with ``label_agreement`` (the default), candidates whose page's pronouns clash with the span's
+label go after the others (:mod:`allennlp_longent.linking.kinds`).
 ``span._.longent_candidates`` holds the ranked candidates with their scores,
 ``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``, and
 ``span._.longent_antecedent`` the ``(start_char, end_char)`` of the span whose link a name
