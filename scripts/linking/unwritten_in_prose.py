@@ -7,6 +7,10 @@ not write (:func:`allennlp_longent.linking.names.unwritten_names`) would make th
 mention NIL if the other candidates did not write it either. So the count is an upper bound on
 the rule's wrong NILs in such prose; the script prints it and the words behind it.
 
+It also counts, for label agreement (:mod:`allennlp_longent.linking.kinds`), the mentions whose
+DocRED type (PER as PERSON, LOC as a place) clashes with their own entity's page read by its
+pronouns: an upper bound on the gold candidates that label agreement would move down.
+
     python scripts/linking/unwritten_in_prose.py RE_DOCRED.json [--show 30]
 """
 
@@ -15,10 +19,12 @@ import collections
 import json
 from pathlib import Path
 
+from allennlp_longent.linking.kinds import clashes, kind
 from allennlp_longent.linking.knowledge_base import Entity
 from allennlp_longent.linking.names import page_forms, unwritten_names
 
 TYPES = {"PER", "ORG", "LOC", "MISC"}
+LABELS = {"PER": "PERSON", "LOC": "LOC"}  # the DocRED types label agreement reads
 
 
 def main() -> None:
@@ -28,6 +34,8 @@ def main() -> None:
     args = parser.parse_args()
     mentions = 0
     misses = []
+    labelled = 0
+    clashing = []
     for doc in json.loads(args.source.read_text()):
         sentences = [" ".join(s) for s in doc["sents"]]
         for e, vertex in enumerate(doc["vertexSet"]):
@@ -39,6 +47,10 @@ def main() -> None:
                 page = " ".join(sentences[s] for s in sorted(ids - {m["sent_id"]}))
                 entity = Entity(f"{doc['title']}/{e}/{m['sent_id']}", title, page)
                 mentions += 1
+                if m["type"] in LABELS:
+                    labelled += 1
+                    if clashes(LABELS[m["type"]], kind(entity)):
+                        clashing.append((m["name"], m["type"], kind(entity)))
                 unwritten = unwritten_names(m["name"], page_forms(entity))
                 if unwritten:
                     misses.append((m["name"], title, sorted(unwritten)))
@@ -48,6 +60,10 @@ def main() -> None:
     print("most common:", ", ".join(f"{w} {n}" for w, n in words.most_common(20)))
     for mention, title, unwritten in misses[: args.show]:
         print(f"  {mention!r} of {title!r}: {unwritten}")
+    print(f"{labelled} mentions typed PER or LOC; their own page clashes with the type in "
+          f"{len(clashing)} ({len(clashing) / max(labelled, 1):.3f})")
+    for mention, label, read in clashing[: args.show]:
+        print(f"  {mention!r} ({label}): the page reads as a {read}")
 
 
 if __name__ == "__main__":
