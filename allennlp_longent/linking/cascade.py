@@ -55,7 +55,7 @@ from allennlp_longent.linking.candidates.bm25 import bare_title
 from allennlp_longent.linking.candidates.generator import MentionQuery, Query, as_mention_query
 from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
-from allennlp_longent.linking.names import page_forms, unwritten_names
+from allennlp_longent.linking.names import unwritten_on_pages
 
 if TYPE_CHECKING:
     from allennlp.data import DatasetReader
@@ -237,9 +237,8 @@ class Cascade:
                 item.exact_title = exact_title(as_mention_query(query).mention, item.entities)
         if self.settings.unwritten_nil:
             for query, item in zip(queries, scored):
-                mention = as_mention_query(query).mention
-                item.unwritten = [sorted(unwritten_names(mention, page_forms(e)))
-                                  for e in item.entities]
+                item.unwritten = unwritten_on_pages(as_mention_query(query).mention,
+                                                    item.entities)
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities and (
                 rerank_all or not (self.settings.title_abstain and s.exact_title))]

@@ -164,8 +164,8 @@ def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[f
                    label_agreement: bool = True) -> Linker:
     """``longent_linker`` as a spaCy user adds it: retrieval alone (no ``model``) or the
     ``cascade_linker`` archive ``model``; ``weight`` 0 keeps its first stage and NIL option only;
-    ``unwritten_nil`` sets that rule (None: the archive's, off without one); ``name_coreference``
-    the component's (on by default)."""
+    ``unwritten_nil`` sets that rule (None: the archive's, off without one);
+    ``name_coreference`` and ``label_agreement`` the component's rules (on by default)."""
     import spacy
 
     nlp = spacy.blank("en")

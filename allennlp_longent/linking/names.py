@@ -130,7 +130,17 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
 def unwritten_names(mention: str, forms: AbstractSet[str]) -> Set[str]:
     """The mention's name words that no form in ``forms`` writes: "Petra" of "Petra Corrander"
     against every Corrander of a KB that has no Petra."""
-    return {t for t, abbreviated in name_words(mention) if not written(t, forms, abbreviated)}
+    return _unwritten(list(name_words(mention)), forms)
+
+
+def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[str]]:
+    """:func:`unwritten_names` against each entity's page (sorted), the mention read once."""
+    words = list(name_words(mention))
+    return [sorted(_unwritten(words, page_forms(e))) for e in entities]
+
+
+def _unwritten(words: Sequence[Tuple[str, bool]], forms: AbstractSet[str]) -> Set[str]:
+    return {t for t, abbreviated in words if not written(t, forms, abbreviated)}
 
 
 PERSON_LABELS = frozenset({"PERSON", "PER"})

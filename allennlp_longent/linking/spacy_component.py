@@ -285,13 +285,13 @@ class LongentLinker:
             reach = cascade.ranker[1].max_length if cascade.ranker else 512
             queries.append(MentionQuery(*_context_words(doc, span, reach)))
         ranked = cascade.link(queries)
-        links: Dict[Span, str] = {}
         if self.label_agreement:
             from allennlp_longent.linking.kinds import kind, type_order
 
             ranked = [type_order(span.label_, candidates, lambda i: kind(kb[i]),
                                  cascade.settings.rerank_k)
                       for (_, span), candidates in zip(mentions, ranked)]
+        links: Dict[Span, str] = {}
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
             links[span] = cascade.best(candidates)

@@ -162,61 +162,63 @@ def test_an_archive_with_a_cross_encoder_adds_the_re_ranker_s_row(tmp_path, caps
             assert row[0].endswith("/4")
 
 
+def _write_set(folder, entities, text, spans):
+    folder.mkdir()
+    (folder / "kb.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entities))
+    (folder / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": spans}))
+    return folder
+
+
+def _right(capsys, argv):
+    """``longent freetext argv``: the right count of the retrieval, rules and cascade rows."""
+    from allennlp_longent.commands.cli import main
+    from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_RULES
+
+    main(["freetext", *argv])
+    lines = capsys.readouterr().out.splitlines()
+    return {name: line.split(name, 1)[1].split()[0]
+            for name in (RETRIEVAL, RETRIEVAL_RULES, CASCADE) for line in lines if name in line}
+
+
 def test_an_archive_with_the_unwritten_name_rule_adds_retrieval_with_the_rule(tmp_path, capsys):
     """"Petra Ambrell" is NIL: no page writes "Petra". Retrieval alone links it to Edda (1/2
     right); with the rule, alone or in the archive's cascade, both spans are right."""
-    from allennlp_longent.commands.cli import main
     from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_RULES
     from allennlp_longent.linking.cascade import CascadeSettings
     from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
-    data = tmp_path / "set"
-    data.mkdir()
-    (data / "kb.jsonl").write_text(json.dumps(
-        {"id": "c", "title": "Edda Ambrell", "description": "An inventor of lamps."}) + "\n")
-    text = "Petra Ambrell met Edda Ambrell."
-    spans = [{"start_char": 0, "end_char": 13, "label": "PERSON", "kb_id": "NIL"},
-             {"start_char": 18, "end_char": 30, "label": "PERSON", "kb_id": "c"}]
-    (data / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": spans}))
+    data = _write_set(
+        tmp_path / "set",
+        [{"id": "c", "title": "Edda Ambrell", "description": "An inventor of lamps."}],
+        "Petra Ambrell met Edda Ambrell.",
+        [{"start_char": 0, "end_char": 13, "label": "PERSON", "kb_id": "NIL"},
+         {"start_char": 18, "end_char": 30, "label": "PERSON", "kb_id": "c"}])
     for rule, expected in ((True, {RETRIEVAL: "1/2", RETRIEVAL_RULES: "2/2", CASCADE: "2/2"}),
                            (False, {RETRIEVAL: "1/2", RETRIEVAL_RULES: "1/2", CASCADE: "1/2"})):
         model = write_cascade_archive(tmp_path / f"{rule}.tar.gz",
                                       CascadeSettings(weight=0.0, unwritten_nil=rule))
-        main(["freetext", str(data), "--model", str(model)])
-        lines = capsys.readouterr().out.splitlines()
-        found = {name: line.split(name, 1)[1].split()[0]
-                 for name in (RETRIEVAL, RETRIEVAL_RULES, CASCADE)
-                 for line in lines if name in line}
-        assert found == expected
+        assert _right(capsys, [str(data), "--model", str(model)]) == expected
 
 
 def test_the_rules_are_on_in_every_row_but_the_first_unless_turned_off(tmp_path, capsys):
     """"Corrander" after "Wenna Corrander": the town's page writes "Corrander" most, so each
     span on its own gets 2 of 3 and with name coreference 3 of 3."""
-    from allennlp_longent.commands.cli import main
     from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_RULES
     from allennlp_longent.linking.cascade import CascadeSettings
     from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
-    data = tmp_path / "set"
-    data.mkdir()
-    (data / "kb.jsonl").write_text("".join(json.dumps(e) + "\n" for e in [
-        {"id": "w", "title": "Wenna Corrander", "description": "A magistrate."},
-        {"id": "p", "title": "Port Corrander", "description": "Port Corrander is a town. "
-         "Corrander has a quay. The Corrander harbour is deep. Corrander lies on the coast."}]))
-    text = "Wenna Corrander rewrote the code. Later Corrander sailed to Port Corrander."
-    spans = [{"start_char": 0, "end_char": 15, "label": "PERSON", "kb_id": "w"},
-             {"start_char": 40, "end_char": 49, "label": "PERSON", "kb_id": "w"},
-             {"start_char": 60, "end_char": 74, "label": "GPE", "kb_id": "p"}]
-    (data / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": spans}))
+    data = _write_set(
+        tmp_path / "set",
+        [{"id": "w", "title": "Wenna Corrander", "description": "A magistrate."},
+         {"id": "p", "title": "Port Corrander", "description": "Port Corrander is a town. "
+          "Corrander has a quay. The Corrander harbour is deep. Corrander lies on the coast."}],
+        "Wenna Corrander rewrote the code. Later Corrander sailed to Port Corrander.",
+        [{"start_char": 0, "end_char": 15, "label": "PERSON", "kb_id": "w"},
+         {"start_char": 40, "end_char": 49, "label": "PERSON", "kb_id": "w"},
+         {"start_char": 60, "end_char": 74, "label": "GPE", "kb_id": "p"}])
     model = write_cascade_archive(tmp_path / "model.tar.gz", CascadeSettings(weight=0.0))
     off = ["--no-name-coreference", "--no-label-agreement"]
     for flag, expected in (([], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "3/3", CASCADE: "3/3"}),
                            (off[:1], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "2/3", CASCADE: "2/3"}),
                            (off, {RETRIEVAL: "2/3", CASCADE: "2/3"})):
-        main(["freetext", str(data), "--model", str(model), *flag])
-        lines = capsys.readouterr().out.splitlines()
-        found = {name: line.split(name, 1)[1].split()[0]
-                 for name in (RETRIEVAL, RETRIEVAL_RULES, CASCADE)
-                 for line in lines if name in line}
-        assert found == expected
+        assert _right(capsys, [str(data), "--model", str(model), *flag]) == expected

@@ -93,3 +93,11 @@ def test_a_person_mention_shortening_an_earlier_one_points_to_the_latest():
         7,
         None,  # "Liss" was never written
     ]
+
+
+def test_unwritten_on_pages_is_unwritten_names_per_page():
+    from allennlp_longent.linking.names import unwritten_on_pages
+
+    pages = [Entity("a", "Aldous Corrander", "A whaler."), Entity("p", "Port Corrander", "A town.")]
+    assert unwritten_on_pages("Petra Corrander", pages) == [["petra"], ["petra"]]
+    assert unwritten_on_pages("Aldous Corrander", pages) == [[], ["aldous"]]
