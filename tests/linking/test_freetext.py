@@ -2,15 +2,18 @@
 counting of accuracy and NIL precision/recall matches a hand count."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 import spacy
-from conftest import FIXTURES
+from conftest import FIXTURES, REPO_ROOT
 
 from allennlp_longent.linking.evaluation import LinkCounts, wilson
 from allennlp_longent.linking.freetext import gold_docs, read_paragraphs, read_set
 
-SETS = ("dev", "test")
+SETS = ("dev", "dev2", "test")
+SCRIPT = REPO_ROOT / "scripts" / "demo_data" / "freetext_from_markup.py"
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -27,10 +30,12 @@ def test_every_fixture_span_is_on_token_boundaries_and_names_a_kb_entity_or_nil(
     assert gold.count("NIL") >= 5
 
 
-def test_dev_and_test_share_no_entity_or_name():
+def test_the_sets_share_no_entity_or_name():
     kbs = [read_set(FIXTURES / "freetext" / name).entities for name in SETS]
-    assert not {e.id for e in kbs[0]} & {e.id for e in kbs[1]}
-    assert not {e.title for e in kbs[0]} & {e.title for e in kbs[1]}
+    for i, first in enumerate(kbs):
+        for second in kbs[i + 1:]:
+            assert not {e.id for e in first} & {e.id for e in second}
+            assert not {e.title for e in first} & {e.title for e in second}
 
 
 def _write(tmp_path, entities, text="Ann met Bo."):
@@ -222,3 +227,25 @@ def test_the_rules_are_on_in_every_row_but_the_first_unless_turned_off(tmp_path,
                            (off[:1], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "2/3", CASCADE: "2/3"}),
                            (off, {RETRIEVAL: "2/3", CASCADE: "2/3"})):
         assert _right(capsys, [str(data), "--model", str(model), *flag]) == expected
+
+
+def test_markup_becomes_spans_at_the_offsets_counted_by_hand(tmp_path):
+    markup = tmp_path / "set.txt"
+    markup.write_text("Ann met [Bo|PERSON|e1] in\n[May|DATE|-].\n\n[Cy|PERSON|NIL] left.\n")
+    out = tmp_path / "paragraphs.jsonl"
+    subprocess.run([sys.executable, str(SCRIPT), str(markup), str(out)], check=True)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows[0]["text"] == "Ann met Bo in May."
+    assert rows[0]["entities"] == [
+        {"start_char": 8, "end_char": 10, "label": "PERSON", "kb_id": "e1", "text": "Bo"},
+        {"start_char": 14, "end_char": 17, "label": "DATE", "kb_id": None, "text": "May"}]
+    assert rows[1] == {"text": "Cy left.", "entities": [
+        {"start_char": 0, "end_char": 2, "label": "PERSON", "kb_id": "NIL", "text": "Cy"}]}
+
+
+def test_markup_with_a_stray_bracket_names_its_line(tmp_path):
+    markup = tmp_path / "set.txt"
+    markup.write_text("Fine [Bo|PERSON|e1].\n\nBroken [Cy|PERSON].\n")
+    run = subprocess.run([sys.executable, str(SCRIPT), str(markup), str(tmp_path / "o.jsonl")],
+                         capture_output=True, text=True)
+    assert run.returncode != 0 and "set.txt:3" in run.stderr
