@@ -55,6 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--label-agreement", action=argparse.BooleanOptionalAction,
                         default=True, help="longent_linker's label_agreement in every row but "
                         "the first (default: on, as the component's)")
+    parser.add_argument("--article-agreement", action=argparse.BooleanOptionalAction,
+                        default=True, help="longent_linker's article_agreement in every row but "
+                        "the first (default: on, as the component's)")
     parser.add_argument("--require", help="a system's name in the table that must beat "
                         "retrieval alone (exit 1 otherwise)")
     parser.set_defaults(func=reporting_errors(run))
@@ -98,9 +101,10 @@ def run(args: argparse.Namespace) -> None:
             kb.add(data.entities)
             kb.save(kb_dir)
             linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False,
-                                                 label_agreement=False)}
+                                                 label_agreement=False, article_agreement=False)}
             rules = {"name_coreference": args.name_coreference,
-                     "label_agreement": args.label_agreement}
+                     "label_agreement": args.label_agreement,
+                     "article_agreement": args.article_agreement}
             if rule or any(rules.values()):
                 linkers[RETRIEVAL_RULES] = longent_linker(kb_dir, unwritten_nil=rule, **rules)
             if args.model is not None:

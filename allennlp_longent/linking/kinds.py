@@ -4,22 +4,34 @@ A span from spaCy (or a gold span of a free-text set) carries its NER label; a k
 entity carries only its page. English refers to a person with "he", "she", "his", "her" and to a
 town, an inn or a company with "it" and "its", so an entity is read as
 
-    kind(e) = person  when its description has more personal pronouns than "it"/"its"/"itself",
-              thing   when it has more of the latter,
-              unknown when neither (no pronoun, or as many of each).
+    kind(e) = person  when the pronouns that open its description's sentences are more often
+                      personal than "it"/"its"/"itself",
+              thing   when more often the latter,
+              and when those are as many (none, often), the same count over all its pronouns;
+              unknown when that ties too.
+
+A pronoun that opens a sentence of a page is mostly its subject ("It is now a museum of his
+instruments" is a house, whatever "his" refers to).
 
 A ship ("she") reads as a person, which is why only two clashes count: a span labelled a person
 (``PERSON_LABELS``) against a *thing*, and a span labelled a place (``PLACE_LABELS``) against a
 *person*. ``type_order`` moves the clashing candidates among the first ``k`` after the others,
 keeping each group's order; the NIL decision is not touched. It was chosen on the free-text dev
 set (docs/linking.md, "Labels against pages").
+
+English writes no article before a person's name: "the Mary Roe" is the locomotive, "the Vell
+company" the brewery. ``article_order`` moves, for a name written after "the", the candidates
+read as persons whose own page does not name them after "the" ("The Mary Roe is a steam
+locomotive") after the others of the first ``k``; a title or role ("the Duke of Marrowgate",
+"the Bishop") keeps its order.
 """
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, List, Optional
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
 
-from allennlp_longent.linking.names import PERSON_LABELS
+from allennlp_longent.linking.candidates.bm25 import bare_title
+from allennlp_longent.linking.names import HONORIFICS, PERSON_LABELS
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
@@ -28,18 +40,36 @@ PERSONAL = frozenset("he she his her hers him himself herself".split())
 IMPERSONAL = frozenset("it its itself".split())
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 PERSON, THING = "person", "thing"
+ARTICLES = frozenset({"the"})
 _WORD = re.compile(r"[a-z]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
-@lru_cache(maxsize=1 << 16)
-def kind(entity: "Entity") -> Optional[str]:
-    """``person``, ``thing`` or None (module docstring)."""
-    words = _WORD.findall(entity.description.lower())
+def _by_pronouns(words: Sequence[str]) -> Optional[str]:
     personal = sum(w in PERSONAL for w in words)
     impersonal = sum(w in IMPERSONAL for w in words)
     if personal == impersonal:
         return None
     return PERSON if personal > impersonal else THING
+
+
+@lru_cache(maxsize=1 << 16)
+def kind(entity: "Entity") -> Optional[str]:
+    """``person``, ``thing`` or None (module docstring)."""
+    text = entity.description.lower()
+    openers = [match.group() for sentence in _SENTENCE_END.split(text)
+               for match in [_WORD.search(sentence)] if match]
+    return _by_pronouns(openers) or _by_pronouns(_WORD.findall(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def named_with_article(entity: "Entity") -> bool:
+    """The page writes its own bare title after "the" the first time it writes it."""
+    title = bare_title(entity.title).lower()
+    text = entity.description.lower()
+    at = text.find(title) if title else -1
+    before = _WORD.findall(text[:at]) if at > 0 and not text[at - 1].isalnum() else []
+    return bool(before) and before[-1] in ARTICLES
 
 
 def clashes(label: str, entity_kind: Optional[str]) -> bool:
@@ -58,4 +88,26 @@ def type_order(label: str, ranked: List[dict], kind_of: Callable[[str], Optional
     if all(clash) or not any(clash):
         return ranked
     moved = [{**c, "label_clash": True} for c, x in zip(head, clash) if x]
+    return [c for c, x in zip(head, clash) if not x] + moved + tail
+
+
+def after_article(words: Sequence[str]) -> bool:
+    """``words`` (the word before a span, then the span's words) write a name after "the": the
+    first word that is not an article is capitalised and is not a title or role."""
+    if not words or words[0].lower() not in ARTICLES:
+        return False
+    rest = [w for w in words[1:] if w.lower() not in ARTICLES]
+    return bool(rest) and rest[0][:1].isupper() and rest[0].lower().rstrip(".") not in HONORIFICS
+
+
+def article_order(ranked: List[dict], kind_of: Callable[[str], Optional[str]],
+                  with_article: Callable[[str], bool], k: int) -> List[dict]:
+    """For a name written after "the": ``ranked`` with the candidates among the first ``k`` read
+    as persons and not named with an article on their own page moved after the others of those
+    ``k``, marked ``article_clash``; unchanged when all or none of them are such persons."""
+    head, tail = ranked[:k], ranked[k:]
+    clash = [kind_of(c["id"]) == PERSON and not with_article(c["id"]) for c in head]
+    if all(clash) or not any(clash):
+        return ranked
+    moved = [{**c, "article_clash": True} for c, x in zip(head, clash) if x]
     return [c for c, x in zip(head, clash) if not x] + moved + tail

@@ -12,7 +12,8 @@ are left alone. With ``name_coreference`` (the default), a person span whose nam
 strict part of an earlier person span's in the same document ("Corrander" after "Wenna
 Corrander") takes that span's link (:func:`allennlp_longent.linking.names.name_antecedents`);
 with ``label_agreement`` (the default), candidates whose page's pronouns clash with the span's
-label go after the others (:mod:`allennlp_longent.linking.kinds`).
+label go after the others, and with ``article_agreement`` (the default) so do the persons when
+the span is a name written after "the" (:mod:`allennlp_longent.linking.kinds`).
 ``span._.longent_candidates`` holds the ranked candidates with their scores,
 ``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``, and
 ``span._.longent_antecedent`` the ``(start_char, end_char)`` of the span whose link a name
@@ -75,6 +76,7 @@ for _attr in (CANDIDATES_ATTR, STATUS_ATTR, ANTECEDENT_ATTR):
         "unwritten_nil": None,
         "name_coreference": True,
         "label_agreement": True,
+        "article_agreement": True,
         "retriever": None,
         "encoder": None,
         "skip_labels": SKIP_LABELS,
@@ -97,6 +99,7 @@ def make_longent_linker(
     unwritten_nil: Optional[bool],
     name_coreference: bool,
     label_agreement: bool,
+    article_agreement: bool,
     retriever: Optional[str],
     encoder: Optional[str],
     skip_labels: List[str],
@@ -117,7 +120,9 @@ def make_longent_linker(
     --unwritten-nil``; it also works without ``model``); ``name_coreference``: a person span
     that shortens an earlier one takes its link (module docstring); ``label_agreement``: among
     the first ``rerank_k`` candidates, those whose page's pronouns clash with the span's label
-    (:mod:`allennlp_longent.linking.kinds`) go after the others; ``spans_key``: link
+    (:mod:`allennlp_longent.linking.kinds`) go after the others; ``article_agreement``: for a
+    name written after "the", the candidates read as persons whose page does not name them after
+    "the" go after the others (the same module); ``spans_key``: link
     ``doc.spans[spans_key]`` instead of ``doc.ents``;
     ``batch_size``: mentions per model call. ``archive`` and ``calibration`` (the old
     three-file configuration) are refused with what to pass instead."""
@@ -130,7 +135,7 @@ def make_longent_linker(
         nlp, name, model, kb, top_k, threshold, batch_size, spans_key, cuda_device,
         rerank_k=rerank_k, retriever=retriever, encoder=encoder, skip_labels=skip_labels,
         weight=weight, unwritten_nil=unwritten_nil, name_coreference=name_coreference,
-        label_agreement=label_agreement,
+        label_agreement=label_agreement, article_agreement=article_agreement,
     )
 
 
@@ -157,6 +162,7 @@ class LongentLinker:
         unwritten_nil: Optional[bool] = None,
         name_coreference: bool = True,
         label_agreement: bool = True,
+        article_agreement: bool = True,
     ) -> None:
         if weight is not None and not 0.0 <= weight <= 1.0:
             raise ValueError(f"{name}: weight={weight} must be in [0, 1]")
@@ -176,6 +182,7 @@ class LongentLinker:
         self.unwritten_nil = unwritten_nil
         self.name_coreference = name_coreference
         self.label_agreement = label_agreement
+        self.article_agreement = article_agreement
         self.retriever = retriever
         self.encoder = encoder
         self.skip_labels = set(skip_labels)
@@ -291,6 +298,18 @@ class LongentLinker:
             ranked = [type_order(span.label_, candidates, lambda i: kind(kb[i]),
                                  cascade.settings.rerank_k)
                       for (_, span), candidates in zip(mentions, ranked)]
+        if self.article_agreement:
+            from allennlp_longent.linking.kinds import (
+                after_article,
+                article_order,
+                kind,
+                named_with_article,
+            )
+
+            ranked = [article_order(candidates, lambda i: kind(kb[i]),
+                                    lambda i: named_with_article(kb[i]), cascade.settings.rerank_k)
+                      if after_article(_words_from_article(span)) else candidates
+                      for (_, span), candidates in zip(mentions, ranked)]
         links: Dict[Span, str] = {}
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
@@ -366,6 +385,14 @@ class LongentLinker:
         self._model = None
         self._cascade = None
         return self
+
+
+def _words_from_article(span: Span) -> List[str]:
+    """The span's words, after the word before it unless the span opens with an article."""
+    words = [token.text for token in span]
+    if span.start > 0 and not (words and words[0].lower() == "the"):
+        words.insert(0, span.doc[span.start - 1].text)
+    return words
 
 
 def _context_words(doc: Doc, span: Span, reach: int) -> Tuple[Tuple[str, ...], int, int]:

@@ -229,6 +229,23 @@ def test_the_rules_are_on_in_every_row_but_the_first_unless_turned_off(tmp_path,
         assert _right(capsys, [str(data), "--model", str(model), *flag]) == expected
 
 
+def test_article_agreement_is_on_unless_turned_off(tmp_path, capsys):
+    """A name after "the": the locomotive, not the engineer whose exact title it is."""
+    from allennlp_longent.commands.freetext import RETRIEVAL, RETRIEVAL_RULES
+
+    data = _write_set(
+        tmp_path / "set",
+        [{"id": "p", "title": "Mary Roe", "description": "Mary Roe was an engineer. She built "
+          "the railway."},
+         {"id": "e", "title": "Mary Roe (locomotive)", "description": "The Mary Roe is a steam "
+          "locomotive. She runs on the railway."}],
+        "We rode behind the Mary Roe to the coast.",
+        [{"start_char": 19, "end_char": 27, "label": "PRODUCT", "kb_id": "e"}])
+    assert _right(capsys, [str(data)]) == {RETRIEVAL: "0/1", RETRIEVAL_RULES: "1/1"}
+    assert _right(capsys, [str(data), "--no-article-agreement"]) == {
+        RETRIEVAL: "0/1", RETRIEVAL_RULES: "0/1"}
+
+
 def test_markup_becomes_spans_at_the_offsets_counted_by_hand(tmp_path):
     markup = tmp_path / "set.txt"
     markup.write_text("Ann met [Bo|PERSON|e1] in\n[May|DATE|-].\n\n[Cy|PERSON|NIL] left.\n")

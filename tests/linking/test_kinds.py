@@ -1,6 +1,15 @@
 """Label agreement (:mod:`allennlp_longent.linking.kinds`) on cases worked out by hand."""
 
-from allennlp_longent.linking.kinds import PERSON, THING, clashes, kind, type_order
+from allennlp_longent.linking.kinds import (
+    PERSON,
+    THING,
+    after_article,
+    article_order,
+    clashes,
+    kind,
+    named_with_article,
+    type_order,
+)
 from allennlp_longent.linking.knowledge_base import Entity
 
 
@@ -9,9 +18,38 @@ def test_kind_counts_personal_against_impersonal_pronouns():
     assert kind(Entity("p", "Port", "A town. It has a quay and its own bell.")) == THING
     assert kind(Entity("s", "Ship", "She sails; it is said her mast is old.")) == PERSON  # 2 to 1
     assert kind(Entity("n", "Reefs", "Red rocks off the coast.")) is None  # no pronoun
-    assert kind(Entity("t", "Tie", "He built it.")) is None  # one of each
+    assert kind(Entity("t", "Tie", "Built by him; it stands.")) is None  # one of each
     # whole words only: "hermit" and "shelter" hold no "he" and no "she"
     assert kind(Entity("h", "Hermitage", "The hermit's shelter; Itself a chapel.")) == THING
+
+
+def test_pronouns_opening_sentences_decide_before_the_others():
+    # all pronouns tie (It, his) but the sentence opener is "It": the house, not the doctor
+    house = Entity("x", "Stane House", "A townhouse. It is now a museum of his instruments.")
+    assert kind(house) == THING
+    # openers tie (He, It): all pronouns decide (he, it, his, him: 3 to 1)
+    assert kind(Entity("y", "Y", "He sailed. It sank with his crew and him.")) == PERSON
+    # an opener that is no pronoun counts for neither
+    assert kind(Entity("z", "Z", "Harbour of its town and her quay. They left.")) is None
+
+
+def test_a_page_that_names_itself_after_the():
+    assert named_with_article(Entity("s", "Mary Roe (locomotive)",
+                                     "The Mary Roe is a steam locomotive."))
+    assert named_with_article(Entity("s", "Liss", "Built in 1870, the Liss sails."))
+    assert not named_with_article(Entity("p", "Mary Roe", "Mary Roe was an engineer."))
+    assert not named_with_article(Entity("p", "Roe", "Mary Roe was the Roe of old."))  # first
+    assert not named_with_article(Entity("q", "Ann", "Nothing of her."))  # never written
+    assert not named_with_article(Entity("r", "Ann", "The Joann is a barge."))  # not a word
+
+
+def test_a_name_after_the_but_not_a_title_or_role():
+    assert after_article(["the", "Mary", "Roe"]) and after_article(["The", "Vell"])
+    assert after_article(["the", "the", "Roe"])  # the span opens with its own article
+    assert not after_article(["rode", "Mary", "Roe"]) and not after_article(["the"])
+    assert not after_article(["the", "steam", "engine"])  # not a name
+    assert not after_article(["the", "Duke", "of", "Marrowgate"])
+    assert not after_article(["the", "Dr.", "Kell"])
 
 
 def test_only_a_person_span_against_a_thing_and_a_place_span_against_a_person_clash():
@@ -37,3 +75,16 @@ def test_type_order_moves_clashes_after_the_others_within_the_first_k():
     assert type_order("PERSON", ranked[1:2] + ranked[3:], kinds.get, 2) == ranked[1:2] + ranked[3:]
     assert type_order("PERSON", ranked[:1] + ranked[2:3], kinds.get, 2) == ranked[:1] + ranked[2:3]
     assert type_order("DATE", ranked, kinds.get, 5) == ranked
+
+
+def test_article_order_moves_persons_not_named_with_an_article_within_the_first_k():
+    kinds = {"mary": PERSON, "loco": PERSON, "line": THING, "bishop": PERSON, "x": None}
+    article = {"loco"}.__contains__
+    ranked = [{"id": i} for i in ("mary", "bishop", "loco", "line", "x")]
+    moved = article_order(ranked, kinds.get, article, 3)
+    assert [c["id"] for c in moved] == ["loco", "mary", "bishop", "line", "x"]
+    assert [c.get("article_clash", False) for c in moved] == [False, True, True, False, False]
+    assert [c["id"] for c in article_order(ranked, kinds.get, article, 5)] == [
+        "loco", "line", "x", "mary", "bishop"]
+    assert article_order(ranked[:2], kinds.get, article, 2) == ranked[:2]  # all persons
+    assert article_order(ranked[2:], kinds.get, article, 3) == ranked[2:]  # none

@@ -354,3 +354,22 @@ def test_label_agreement_moves_a_person_after_a_place_for_a_place_span(tmp_path)
 
     assert linked(label_agreement=False) == [("Carrow", "L", ["L", "F"])]  # retrieval's order
     assert linked() == [("Carrow", "F", ["F", "L"])]
+
+
+def test_article_agreement_moves_a_person_after_what_the_article_names(tmp_path):
+    kb = KnowledgeBase()
+    kb.add([Entity("P", "Mary Roe", "Mary Roe was an engineer . She built the line ; Mary Roe "
+                   "drove the first train of the line herself , and Mary Roe retired in 1890 ."),
+            Entity("E", "Mary Roe (locomotive)", "The Mary Roe is a steam engine . She runs .")])
+    kb.save(tmp_path / "kb")
+
+    def linked(text, **config):
+        nlp = spacy.blank("en")
+        nlp.add_pipe("entity_ruler").add_patterns([{"label": "PRODUCT", "pattern": "Mary Roe"}])
+        nlp.add_pipe("longent_linker", config={"kb": str(tmp_path / "kb"), **config})
+        return [(e.text, e.kb_id_) for e in nlp(text).ents]
+
+    text = "We rode behind the Mary Roe all day ."
+    assert linked(text, article_agreement=False) == [("Mary Roe", "P")]  # retrieval's order
+    assert linked(text) == [("Mary Roe", "E")]
+    assert linked("We saw Mary Roe all day .") == [("Mary Roe", "P")]  # no article
