@@ -19,6 +19,10 @@ A ship ("she") reads as a person, which is why only two clashes count: a span la
 keeping each group's order; the NIL decision is not touched. It was chosen on the free-text dev
 set (docs/linking.md, "Labels against pages").
 
+A place span also prefers, when no candidate's title is its name, a candidate whose title is its
+name with a word for a kind of place ("the Oast" is the River Oast, not the Great Oast Flood):
+``place_order``.
+
 English writes no article before a person's name: "the Mary Roe" is the locomotive, "the Vell
 company" the brewery. ``article_order`` moves, for a name written after "the", the candidates
 read as persons whose own page does not name them after "the" ("The Mary Roe is a steam
@@ -41,6 +45,13 @@ IMPERSONAL = frozenset("it its itself".split())
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 PERSON, THING = "person", "thing"
 ARTICLES = frozenset({"the"})
+# words for a kind of place that prose leaves out of a place's name ("the Oast", "Kessen")
+PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pond sea ocean bay
+    gulf sound strait channel firth estuary harbour harbor island isle islands isles peninsula
+    cape headland coast shore beach mount mountain mountains hill hills fell fells range ridge
+    peak valley vale dale glen gorge canyon pass forest wood woods moor moors heath marsh fen
+    plain plains desert falls waterfall""".split())
+PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -111,3 +122,26 @@ def article_order(ranked: List[dict], kind_of: Callable[[str], Optional[str]],
         return ranked
     moved = [{**c, "article_clash": True} for c, x in zip(head, clash) if x]
     return [c for c, x in zip(head, clash) if not x] + moved + tail
+
+
+def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable[[str], str],
+                k: int) -> List[dict]:
+    """For a place span (``PLACE_SPAN_LABELS``) that is no candidate's bare title among the first
+    ``k``: the candidates whose bare title is the mention's words and words of ``PLACE_NOUNS``
+    go first, marked ``place_title``; unchanged when none or all of them are such."""
+    if label not in PLACE_SPAN_LABELS:
+        return ranked
+    words = [w for w in _WORD.findall(mention.lower()) if w not in ARTICLES]
+    if not words:
+        return ranked
+    head, tail = ranked[:k], ranked[k:]
+    titles = [[w for w in _WORD.findall(bare_title(title_of(c["id"])).lower())
+               if w not in ARTICLES] for c in head]
+    if any(title == words for title in titles):
+        return ranked
+    place = [set(words) < set(title) and set(title) - set(words) <= PLACE_NOUNS
+             for title in titles]
+    if all(place) or not any(place):
+        return ranked
+    first = [{**c, "place_title": True} for c, x in zip(head, place) if x]
+    return first + [c for c, x in zip(head, place) if not x] + tail

@@ -12,7 +12,8 @@ are left alone. With ``name_coreference`` (the default), a person span whose nam
 strict part of an earlier person span's in the same document ("Corrander" after "Wenna
 Corrander") takes that span's link (:func:`allennlp_longent.linking.names.name_antecedents`);
 with ``label_agreement`` (the default), candidates whose page's pronouns clash with the span's
-label go after the others, and with ``article_agreement`` (the default) so do the persons when
+label go after the others (and a place span's name with a word for a kind of place goes first
+when no title is the name), and with ``article_agreement`` (the default) so do the persons when
 the span is a name written after "the" (:mod:`allennlp_longent.linking.kinds`).
 ``span._.longent_candidates`` holds the ranked candidates with their scores,
 ``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``, and
@@ -293,10 +294,12 @@ class LongentLinker:
             queries.append(MentionQuery(*_context_words(doc, span, reach)))
         ranked = cascade.link(queries)
         if self.label_agreement:
-            from allennlp_longent.linking.kinds import kind, type_order
+            from allennlp_longent.linking.kinds import kind, place_order, type_order
 
-            ranked = [type_order(span.label_, candidates, lambda i: kind(kb[i]),
-                                 cascade.settings.rerank_k)
+            k = cascade.settings.rerank_k
+            ranked = [place_order(span.text, span.label_,
+                                  type_order(span.label_, candidates, lambda i: kind(kb[i]), k),
+                                  lambda i: kb[i].title, k)
                       for (_, span), candidates in zip(mentions, ranked)]
         if self.article_agreement:
             from allennlp_longent.linking.kinds import (

@@ -8,6 +8,7 @@ from allennlp_longent.linking.kinds import (
     clashes,
     kind,
     named_with_article,
+    place_order,
     type_order,
 )
 from allennlp_longent.linking.knowledge_base import Entity
@@ -88,3 +89,21 @@ def test_article_order_moves_persons_not_named_with_an_article_within_the_first_
         "loco", "line", "x", "mary", "bishop"]
     assert article_order(ranked[:2], kinds.get, article, 2) == ranked[:2]  # all persons
     assert article_order(ranked[2:], kinds.get, article, 3) == ranked[2:]  # none
+
+
+def test_place_order_puts_the_name_with_a_place_word_first_when_no_title_is_the_name():
+    titles = {"flood": "Great Oast Flood", "ballad": "The Oast Ballad", "river": "River Oast",
+              "hills": "Kelder Hills", "kelder": "Kelder", "valley": "Oast Valley Railway"}
+    ranked = [{"id": i} for i in ("flood", "ballad", "river", "valley")]
+    moved = place_order("Oast", "LOC", ranked, titles.get, 4)
+    assert [c["id"] for c in moved] == ["river", "flood", "ballad", "valley"]
+    assert moved[0]["place_title"] and "place_title" not in moved[1]
+    assert [c["id"] for c in place_order("the Oast", "GPE", ranked, titles.get, 4)][0] == "river"
+    assert place_order("Oast", "LOC", ranked, titles.get, 2) == ranked  # the river is beyond k
+    assert place_order("Oast", "ORG", ranked, titles.get, 4) == ranked  # not a place span
+    # "Oast Valley Railway": a railway is no kind of place, though a valley is
+    assert place_order("Oast", "LOC", ranked[3:] + ranked[:2], titles.get, 3) == (
+        ranked[3:] + ranked[:2])
+    # an exact title wins: "Kelder" is the village, not the Kelder Hills
+    near = [{"id": "hills"}, {"id": "kelder"}]
+    assert place_order("Kelder", "GPE", near, titles.get, 2) == near
