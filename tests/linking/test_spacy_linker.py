@@ -373,3 +373,22 @@ def test_article_agreement_moves_a_person_after_what_the_article_names(tmp_path)
     assert linked(text, article_agreement=False) == [("Mary Roe", "P")]  # retrieval's order
     assert linked(text) == [("Mary Roe", "E")]
     assert linked("We saw Mary Roe all day .") == [("Mary Roe", "P")]  # no article
+
+
+def test_label_agreement_puts_a_place_titled_with_its_name_and_a_place_word_first(tmp_path):
+    kb = KnowledgeBase()
+    kb.add([Entity("F", "Great Oast Flood", "The Great Oast Flood : the Oast rose , the Oast "
+                   "broke the bridge and the Oast drowned the town ."),
+            Entity("R", "River Oast", "The River Oast rises in the limestone hills north of "
+                   "the market town and flows south past farms , mills , weirs and meadows to "
+                   "the estuary , where its tidal reaches meet the grey sea .")])
+    kb.save(tmp_path / "kb")
+
+    def linked(**config):
+        nlp = spacy.blank("en")
+        nlp.add_pipe("entity_ruler").add_patterns([{"label": "LOC", "pattern": "Oast"}])
+        nlp.add_pipe("longent_linker", config={"kb": str(tmp_path / "kb"), **config})
+        return [(e.text, e.kb_id_) for e in nlp("She said the Oast would peak tonight .").ents]
+
+    assert linked(label_agreement=False) == [("Oast", "F")]  # retrieval's order
+    assert linked() == [("Oast", "R")]
