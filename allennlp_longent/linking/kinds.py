@@ -16,7 +16,8 @@ instruments" is a house, whatever "his" refers to).
 A ship ("she") reads as a person, which is why only two clashes count: a span labelled a person
 (``PERSON_LABELS``) against a *thing*, and a span labelled a place (``PLACE_LABELS``) against a
 *person*. ``type_order`` moves the clashing candidates among the first ``k`` after the others,
-keeping each group's order; the NIL decision is not touched. It was chosen on the free-text dev
+keeping each group's order; the NIL decision is not touched; a mention that is the bare title of
+exactly one of the ``k`` keeps their order whatever its label. It was chosen on the free-text dev
 set (docs/linking.md, "Labels against pages").
 
 A place span also prefers, when no candidate's title is its name, a candidate whose title is its
@@ -56,6 +57,10 @@ _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
+def _name_words(text: str) -> List[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in ARTICLES]
+
+
 def _by_pronouns(words: Sequence[str]) -> Optional[str]:
     personal = sum(w in PERSONAL for w in words)
     impersonal = sum(w in IMPERSONAL for w in words)
@@ -90,11 +95,17 @@ def clashes(label: str, entity_kind: Optional[str]) -> bool:
 
 
 def type_order(label: str, ranked: List[dict], kind_of: Callable[[str], Optional[str]],
-               k: int) -> List[dict]:
+               k: int, mention: Optional[str] = None,
+               title_of: Optional[Callable[[str], str]] = None) -> List[dict]:
     """``ranked`` (best first, each with an ``id``) with the clashing candidates among the first
     ``k`` moved after the others of those ``k``, marked ``label_clash``; unchanged when all or
-    none of them clash."""
+    none of them clash, or when ``mention`` is the bare title of exactly one of them (the name
+    outweighs a label: a small NER model calls "Galt Park" a person)."""
     head, tail = ranked[:k], ranked[k:]
+    if mention is not None and title_of is not None:
+        words = _name_words(mention)
+        if sum(_name_words(bare_title(title_of(c["id"]))) == words for c in head) == 1:
+            return ranked
     clash = [clashes(label, kind_of(c["id"])) for c in head]
     if all(clash) or not any(clash):
         return ranked
@@ -131,12 +142,11 @@ def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable
     go first, marked ``place_title``; unchanged when none or all of them are such."""
     if label not in PLACE_SPAN_LABELS:
         return ranked
-    words = [w for w in _WORD.findall(mention.lower()) if w not in ARTICLES]
+    words = _name_words(mention)
     if not words:
         return ranked
     head, tail = ranked[:k], ranked[k:]
-    titles = [[w for w in _WORD.findall(bare_title(title_of(c["id"])).lower())
-               if w not in ARTICLES] for c in head]
+    titles = [_name_words(bare_title(title_of(c["id"]))) for c in head]
     if any(title == words for title in titles):
         return ranked
     place = [set(words) < set(title) and set(title) - set(words) <= PLACE_NOUNS

@@ -298,7 +298,8 @@ class LongentLinker:
 
             k = cascade.settings.rerank_k
             ranked = [place_order(span.text, span.label_,
-                                  type_order(span.label_, candidates, lambda i: kind(kb[i]), k),
+                                  type_order(span.label_, candidates, lambda i: kind(kb[i]), k,
+                                             span.text, lambda i: kb[i].title),
                                   lambda i: kb[i].title, k)
                       for (_, span), candidates in zip(mentions, ranked)]
         if self.article_agreement:

@@ -107,3 +107,24 @@ def test_place_order_puts_the_name_with_a_place_word_first_when_no_title_is_the_
     # an exact title wins: "Kelder" is the village, not the Kelder Hills
     near = [{"id": "hills"}, {"id": "kelder"}]
     assert place_order("Kelder", "GPE", near, titles.get, 2) == near
+
+
+def test_a_mention_that_is_one_candidate_s_title_keeps_the_order_whatever_its_label():
+    kinds = {"park": None, "galt": PERSON, "port": THING, "wenna": PERSON}
+    titles = {"park": "Galt Park", "galt": "Edric Galt", "port": "Port Corrander",
+              "wenna": "Wenna Corrander"}
+    ranked = [{"id": "park"}, {"id": "galt"}]
+    # the span is the park's title: a GPE label does not move the person first, nor back
+    assert type_order("GPE", ranked[::-1], kinds.get, 2, "Galt Park", titles.get) == ranked[::-1]
+    assert [c["id"] for c in type_order("GPE", ranked[::-1], kinds.get, 2)] == [
+        "park", "galt"]  # without the mention
+    # "Corrander" is no candidate's title: the label still moves the town
+    near = [{"id": "port"}, {"id": "wenna"}]
+    assert [c["id"] for c in type_order("PERSON", near, kinds.get, 2, "Corrander",
+                                        titles.get)] == ["wenna", "port"]
+    # two candidates share the bare title: the label may choose between them
+    both = {"a": "Liss (ship)", "b": "Liss"}
+    liss = [{"id": "a"}, {"id": "b"}]
+    ship = {"a": THING, "b": PERSON}
+    assert [c["id"] for c in type_order("PERSON", liss, ship.get, 2, "Liss", both.get)] == [
+        "b", "a"]
