@@ -43,6 +43,11 @@ def config_defaults() -> Dict[str, str]:
         "LONGENT_CURVE_LAYERS": "3",
         "LONGENT_CURVE_EPOCHS": "12",
         "LONGENT_CURVE_BATCHES": "25",
+        "LONGENT_CE_ARCHIVE": "runs/main_job/cross_encoder/model.tar.gz",
+        "LONGENT_FT_TRAIN": "runs/freetext_zeshel/dev2",
+        "LONGENT_FT_VAL": "runs/freetext_zeshel/dev",
+        "LONGENT_FT_EPOCHS": "4",
+        "LONGENT_FT_LR": "5e-5",
     }
 
 

@@ -266,3 +266,32 @@ def test_markup_with_a_stray_bracket_names_its_line(tmp_path):
     run = subprocess.run([sys.executable, str(SCRIPT), str(markup), str(tmp_path / "o.jsonl")],
                          capture_output=True, text=True)
     assert run.returncode != 0 and "set.txt:3" in run.stderr
+
+
+def test_a_set_becomes_a_zeshel_world_whose_offsets_point_at_the_span(tmp_path):
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    data = _write_set(
+        tmp_path / "set",
+        [{"id": "p", "title": "Mary Roe", "description": "Mary Roe was an engineer."},
+         {"id": "e", "title": "Mary Roe (locomotive)", "description": "The Mary Roe is an "
+          "engine."}],
+        "In May we rode behind the Mary Roe, and met Ann Vell.",
+        [{"start_char": 3, "end_char": 6, "label": "DATE", "kb_id": None},
+         {"start_char": 26, "end_char": 34, "label": "PRODUCT", "kb_id": "e"},
+         {"start_char": 44, "end_char": 52, "label": "PERSON", "kb_id": "NIL"}])
+    model = write_cascade_archive(tmp_path / "model.tar.gz", CascadeSettings(weight=0.0))
+    script = REPO_ROOT / "scripts" / "demo_data" / "freetext_to_zeshel.py"
+    out = tmp_path / "world"
+    subprocess.run([sys.executable, str(script), str(data), str(out), "--model", str(model),
+                    "--split", "val", "--world", "w"], check=True, capture_output=True)
+    documents = [json.loads(line) for line in (out / "documents" / "w.json").open()]
+    assert [d["document_id"] for d in documents] == ["p", "e", "w-p0"]
+    words = documents[2]["text"].split()
+    [mention] = [json.loads(line) for line in (out / "mentions" / "val.json").open()]
+    assert words[mention["start_index"]: mention["end_index"] + 1] == ["Mary", "Roe"]
+    assert (mention["label_document_id"], mention["corpus"]) == ("e", "w")
+    [listed] = [json.loads(line) for line in (out / "first_stage_candidates" / "val.json").open()]
+    assert listed["mention_id"] == mention["mention_id"]
+    assert sorted(listed["tfidf_candidates"]) == ["e", "p"]  # entities only, no paragraph
