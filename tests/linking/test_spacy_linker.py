@@ -67,9 +67,11 @@ def check_ranking(doc, threshold=0.0):
         if ent.label_ in SKIP_LABELS:  # dates, numbers: never linked
             assert ranked is None and ent.kb_id_ == ""
             continue
-        # by score, but for the candidates label agreement moved after the others
-        for clash in (False, True):
-            scores = [c["score"] for c in ranked if c.get("label_clash", False) == clash]
+        # by score within each group the label and article rules moved as one
+        flags = ("label_clash", "place_title", "article_clash")
+        groups = {tuple(c.get(f, False) for f in flags) for c in ranked or []}
+        for group in groups:
+            scores = [c["score"] for c in ranked if tuple(c.get(f, False) for f in flags) == group]
             assert scores == sorted(scores, reverse=True)
         if ranked:
             assert sum(c["probability"] for c in ranked) == pytest.approx(1.0, abs=1e-4)
