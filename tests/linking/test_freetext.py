@@ -124,13 +124,10 @@ def test_command_takes_one_cascade_archive(tmp_path, capsys):
     everywhere: right on the one NIL span of four, NIL precision 1/4 and recall 1/1."""
     from allennlp_longent.commands.cli import main
     from allennlp_longent.commands.freetext import CASCADE, FIRST_STAGE
-    from allennlp_longent.linking.cascade import CascadeSettings
-    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
     (tmp_path / "set").mkdir()
     data = _tiny_set(tmp_path / "set")
-    model = write_cascade_archive(tmp_path / "cascade.tar.gz",
-                                  CascadeSettings(weight=0.0, nil_score=1000.0))
+    model = _archive(tmp_path / "cascade.tar.gz", weight=0.0, nil_score=1000.0)
     main(["freetext", str(data), "--model", str(model)])
     lines = capsys.readouterr().out.splitlines()
     assert f"{model}: re-ranker weight 0.0, NIL score 1000.0, temperature 1.0" in lines
@@ -149,15 +146,12 @@ def test_an_archive_with_a_cross_encoder_adds_the_re_ranker_s_row(tmp_path, caps
 
     from allennlp_longent.commands.cli import main
     from allennlp_longent.commands.freetext import CASCADE, RERANKER
-    from allennlp_longent.linking.cascade import CascadeSettings
-    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
     (tmp_path / "set").mkdir()
     data = _tiny_set(tmp_path / "set")
     ranker, _ = build_tiny_linker(tmp_path / "tiny_linker")
-    with_ranker = write_cascade_archive(tmp_path / "with.tar.gz",
-                                        CascadeSettings(rerank_k=2, weight=0.5), str(ranker))
-    without = write_cascade_archive(tmp_path / "without.tar.gz", CascadeSettings(weight=0.0))
+    with_ranker = _archive(tmp_path / "with.tar.gz", str(ranker), rerank_k=2, weight=0.5)
+    without = _archive(tmp_path / "without.tar.gz", weight=0.0)
     for model, rows in ((with_ranker, (CASCADE, RERANKER)), (without, (CASCADE,))):
         main(["freetext", str(data), "--model", str(model)])
         lines = capsys.readouterr().out.splitlines()
@@ -172,6 +166,14 @@ def _write_set(folder, entities, text, spans):
     (folder / "kb.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entities))
     (folder / "paragraphs.jsonl").write_text(json.dumps({"text": text, "entities": spans}))
     return folder
+
+
+def _archive(path, ranker=None, **settings):
+    """A cascade archive with ``settings`` and no first stage (retrieval's scores)."""
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    return write_cascade_archive(path, CascadeSettings(**settings), *([ranker] if ranker else []))
 
 
 def _right(capsys, argv):
@@ -189,8 +191,6 @@ def test_an_archive_with_the_unwritten_name_rule_adds_retrieval_with_the_rule(tm
     """"Petra Ambrell" is NIL: no page writes "Petra". Retrieval alone links it to Edda (1/2
     right); with the rule, alone or in the archive's cascade, both spans are right."""
     from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_RULES
-    from allennlp_longent.linking.cascade import CascadeSettings
-    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
     data = _write_set(
         tmp_path / "set",
@@ -200,8 +200,7 @@ def test_an_archive_with_the_unwritten_name_rule_adds_retrieval_with_the_rule(tm
          {"start_char": 18, "end_char": 30, "label": "PERSON", "kb_id": "c"}])
     for rule, expected in ((True, {RETRIEVAL: "1/2", RETRIEVAL_RULES: "2/2", CASCADE: "2/2"}),
                            (False, {RETRIEVAL: "1/2", RETRIEVAL_RULES: "1/2", CASCADE: "1/2"})):
-        model = write_cascade_archive(tmp_path / f"{rule}.tar.gz",
-                                      CascadeSettings(weight=0.0, unwritten_nil=rule))
+        model = _archive(tmp_path / f"{rule}.tar.gz", weight=0.0, unwritten_nil=rule)
         assert _right(capsys, [str(data), "--model", str(model)]) == expected
 
 
@@ -209,8 +208,6 @@ def test_the_rules_are_on_in_every_row_but_the_first_unless_turned_off(tmp_path,
     """"Corrander" after "Wenna Corrander": the town's page writes "Corrander" most, so each
     span on its own gets 2 of 3 and with name coreference 3 of 3."""
     from allennlp_longent.commands.freetext import CASCADE, RETRIEVAL, RETRIEVAL_RULES
-    from allennlp_longent.linking.cascade import CascadeSettings
-    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
     data = _write_set(
         tmp_path / "set",
@@ -221,7 +218,7 @@ def test_the_rules_are_on_in_every_row_but_the_first_unless_turned_off(tmp_path,
         [{"start_char": 0, "end_char": 15, "label": "PERSON", "kb_id": "w"},
          {"start_char": 40, "end_char": 49, "label": "PERSON", "kb_id": "w"},
          {"start_char": 60, "end_char": 74, "label": "GPE", "kb_id": "p"}])
-    model = write_cascade_archive(tmp_path / "model.tar.gz", CascadeSettings(weight=0.0))
+    model = _archive(tmp_path / "model.tar.gz", weight=0.0)
     off = ["--no-name-coreference", "--no-label-agreement", "--no-article-agreement"]
     for flag, expected in (([], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "3/3", CASCADE: "3/3"}),
                            (off[:1], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "2/3", CASCADE: "2/3"}),
@@ -269,9 +266,6 @@ def test_markup_with_a_stray_bracket_names_its_line(tmp_path):
 
 
 def test_a_set_becomes_a_zeshel_world_whose_offsets_point_at_the_span(tmp_path):
-    from allennlp_longent.linking.cascade import CascadeSettings
-    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
-
     data = _write_set(
         tmp_path / "set",
         [{"id": "p", "title": "Mary Roe", "description": "Mary Roe was an engineer."},
@@ -281,7 +275,7 @@ def test_a_set_becomes_a_zeshel_world_whose_offsets_point_at_the_span(tmp_path):
         [{"start_char": 3, "end_char": 6, "label": "DATE", "kb_id": None},
          {"start_char": 26, "end_char": 34, "label": "PRODUCT", "kb_id": "e"},
          {"start_char": 44, "end_char": 52, "label": "PERSON", "kb_id": "NIL"}])
-    model = write_cascade_archive(tmp_path / "model.tar.gz", CascadeSettings(weight=0.0))
+    model = _archive(tmp_path / "model.tar.gz", weight=0.0)
     script = REPO_ROOT / "scripts" / "demo_data" / "freetext_to_zeshel.py"
     out = tmp_path / "world"
     subprocess.run([sys.executable, str(script), str(data), str(out), "--model", str(model),

@@ -340,57 +340,50 @@ def test_a_person_span_that_shortens_an_earlier_one_takes_its_link(tmp_path):
         ("Wenna Corrander", "W", None), ("Corrander", "W", (0, 15)), ("Port Corrander", "P", None)]
 
 
-def test_label_agreement_moves_a_person_after_a_place_for_a_place_span(tmp_path):
+def _ruled(tmp_path, entities, label, pattern):
+    """``linked(text, **config)``: a blank pipeline whose entity ruler labels ``pattern``, then
+    ``longent_linker`` over ``entities`` (retrieval alone); each span's text, link, candidates."""
     kb = KnowledgeBase()
-    kb.add([Entity("L", "Lucan Carrow", "Lucan Carrow held the gate . Carrow was a judge ; his "
-                   "sons and he kept Carrow loyal , and Carrow is where he died ."),
-            Entity("F", "Fort Carrow", "Fort Carrow is a town . It holds a cheese fair .")])
-    kb.save(tmp_path / "kb")
-
-    def linked(**config):
-        nlp = spacy.blank("en")
-        nlp.add_pipe("entity_ruler").add_patterns([{"label": "GPE", "pattern": "Carrow"}])
-        nlp.add_pipe("longent_linker", config={"kb": str(tmp_path / "kb"), **config})
-        doc = nlp("Rufus rode to Carrow with the news .")
-        return [(e.text, e.kb_id_, [c["id"] for c in e._.longent_candidates]) for e in doc.ents]
-
-    assert linked(label_agreement=False) == [("Carrow", "L", ["L", "F"])]  # retrieval's order
-    assert linked() == [("Carrow", "F", ["F", "L"])]
-
-
-def test_article_agreement_moves_a_person_after_what_the_article_names(tmp_path):
-    kb = KnowledgeBase()
-    kb.add([Entity("P", "Mary Roe", "Mary Roe was an engineer . She built the line ; Mary Roe "
-                   "drove the first train of the line herself , and Mary Roe retired in 1890 ."),
-            Entity("E", "Mary Roe (locomotive)", "The Mary Roe is a steam engine . She runs .")])
+    kb.add(entities)
     kb.save(tmp_path / "kb")
 
     def linked(text, **config):
         nlp = spacy.blank("en")
-        nlp.add_pipe("entity_ruler").add_patterns([{"label": "PRODUCT", "pattern": "Mary Roe"}])
+        nlp.add_pipe("entity_ruler").add_patterns([{"label": label, "pattern": pattern}])
         nlp.add_pipe("longent_linker", config={"kb": str(tmp_path / "kb"), **config})
-        return [(e.text, e.kb_id_) for e in nlp(text).ents]
+        return [(e.text, e.kb_id_, [c["id"] for c in e._.longent_candidates])
+                for e in nlp(text).ents]
 
-    text = "We rode behind the Mary Roe all day ."
-    assert linked(text, article_agreement=False) == [("Mary Roe", "P")]  # retrieval's order
-    assert linked(text) == [("Mary Roe", "E")]
-    assert linked("We saw Mary Roe all day .") == [("Mary Roe", "P")]  # no article
+    return linked
 
 
-def test_label_agreement_puts_a_place_titled_with_its_name_and_a_place_word_first(tmp_path):
-    kb = KnowledgeBase()
-    kb.add([Entity("F", "Great Oast Flood", "The Great Oast Flood : the Oast rose , the Oast "
-                   "broke the bridge and the Oast drowned the town ."),
-            Entity("R", "River Oast", "The River Oast rises in the limestone hills north of "
-                   "the market town and flows south past farms , mills , weirs and meadows to "
-                   "the estuary , where its tidal reaches meet the grey sea .")])
-    kb.save(tmp_path / "kb")
+CARROW = [Entity("L", "Lucan Carrow", "Lucan Carrow held the gate . Carrow was a judge ; his "
+                 "sons and he kept Carrow loyal , and Carrow is where he died ."),
+          Entity("F", "Fort Carrow", "Fort Carrow is a town . It holds a cheese fair .")]
+ROE = [Entity("P", "Mary Roe", "Mary Roe was an engineer . She built the line ; Mary Roe drove "
+              "the first train of the line herself , and Mary Roe retired in 1890 ."),
+       Entity("E", "Mary Roe (locomotive)", "The Mary Roe is a steam engine . She runs .")]
+OAST = [Entity("F", "Great Oast Flood", "The Great Oast Flood : the Oast rose , the Oast broke "
+               "the bridge and the Oast drowned the town ."),
+        Entity("R", "River Oast", "The River Oast rises in the limestone hills north of the "
+               "market town and flows south past farms , mills , weirs and meadows to the "
+               "estuary , where its tidal reaches meet the grey sea .")]
 
-    def linked(**config):
-        nlp = spacy.blank("en")
-        nlp.add_pipe("entity_ruler").add_patterns([{"label": "LOC", "pattern": "Oast"}])
-        nlp.add_pipe("longent_linker", config={"kb": str(tmp_path / "kb"), **config})
-        return [(e.text, e.kb_id_) for e in nlp("She said the Oast would peak tonight .").ents]
 
-    assert linked(label_agreement=False) == [("Oast", "F")]  # retrieval's order
-    assert linked() == [("Oast", "R")]
+@pytest.mark.parametrize("entities, span, text, rule, off, on", [
+    # a place span: the town before the judge
+    (CARROW, ("GPE", "Carrow"), "Rufus rode to Carrow with the news .", "label_agreement",
+     "L", "F"),
+    # a name after "the": the locomotive before the engineer; without the article, the engineer
+    (ROE, ("PRODUCT", "Mary Roe"), "We rode behind the Mary Roe all day .", "article_agreement",
+     "P", "E"),
+    (ROE, ("PRODUCT", "Mary Roe"), "We saw Mary Roe all day .", "article_agreement", "P", "P"),
+    # a place span no title equals: the River Oast before the Great Oast Flood
+    (OAST, ("LOC", "Oast"), "She said the Oast would peak tonight .", "label_agreement",
+     "F", "R"),
+])
+def test_a_rule_turns_retrieval_s_link_into_what_the_span_says(tmp_path, entities, span, text,
+                                                                 rule, off, on):
+    linked = _ruled(tmp_path, entities, *span)
+    assert linked(text, **{rule: False})[0][1] == off  # retrieval's order
+    assert linked(text)[0][1] == on
