@@ -1,20 +1,21 @@
 """``longent freetext``: link the gold spans of free-text sets with every linker and print a table.
 
 A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_longent.linking.
-freetext`; ``fixtures/freetext/{dev,test}``). The first row is retrieval alone (BM25 with its title
-field, each span on its own). The second is retrieval with the rules that need no model: name
-coreference (a person span that shortens an earlier one takes its link), label agreement (a
-candidate whose page's pronouns clash with the span's label goes after the others) and, when the
-archive given by ``--model`` has it, the ``unwritten_nil`` rule; ``--no-name-coreference`` and
-``--no-label-agreement`` leave the first two out of every row. With ``--model``, a
-``cascade_linker`` archive (``longent calibrate``), come its first stage (weight 0: no
-cross-encoder) with the calibrated NIL option, the whole cascade as calibrated and, when the
-archive holds a cross-encoder, the cascade at weight 1 (the trained re-ranker's order of the first
-stage's top ``rerank_k``, except where it abstains on an exact title). With ``--spacy-peer`` comes
-spaCy's ``entity_linker`` trained by ``scripts/linking/train_spacy_peer.py``. Each row gives
-accuracy over all spans that name something (a NIL span is right when linked NIL) with its count
-and a 95 % Wilson interval, NIL precision and recall, and mentions per CPU second. Exits 1 when
-``--require`` names a system that fails to beat retrieval alone.
+freetext`; ``fixtures/freetext/{dev,dev2,test,test2}``). The first row is retrieval alone (BM25
+with its title field, each span on its own). The second is retrieval with the rules that need no
+model: name coreference (a person span that shortens an earlier one takes its link), label
+agreement (a candidate whose page's pronouns clash with the span's label goes after the others),
+article agreement (after "the", a person named without one goes after the others) and, when the
+archive given by ``--model`` has it, the ``unwritten_nil`` rule; ``--no-name-coreference``,
+``--no-label-agreement`` and ``--no-article-agreement`` leave the first three out of every row.
+With ``--model``, a ``cascade_linker`` archive (``longent calibrate``), come its first stage
+(weight 0: no cross-encoder) with the calibrated NIL option, the whole cascade as calibrated and,
+when the archive holds a cross-encoder, the cascade at weight 1 (the trained re-ranker's order of
+the first stage's top ``rerank_k``, except where it abstains on an exact title). With
+``--spacy-peer`` comes spaCy's ``entity_linker`` trained by ``scripts/linking/train_spacy_peer.py``.
+Each row gives accuracy over all spans that name something (a NIL span is right when linked NIL)
+with its count and a 95 % Wilson interval, NIL precision and recall, and mentions per CPU second.
+Exits 1 when ``--require`` names a system that fails to beat retrieval alone.
 """
 
 import argparse
@@ -79,10 +80,10 @@ def run(args: argparse.Namespace) -> None:
         evaluate,
         longent_linker,
         read_set,
+        save_kb,
         spacy_peer_linker,
         table_rows,
     )
-    from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
     reranks = rule = False
     if args.model is not None:
@@ -96,10 +97,7 @@ def run(args: argparse.Namespace) -> None:
         scratch = Path(scratch)
         for directory in args.sets:
             data = read_set(directory)
-            kb_dir = scratch / data.name / "kb"
-            kb = KnowledgeBase()
-            kb.add(data.entities)
-            kb.save(kb_dir)
+            kb_dir = save_kb(data.entities, scratch / data.name / "kb")
             linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False,
                                                  label_agreement=False, article_agreement=False)}
             rules = {"name_coreference": args.name_coreference,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set,
 
 from allennlp_longent.linking.documents import read_json_lines
 from allennlp_longent.linking.evaluation import NIL, LinkCounts, wilson
-from allennlp_longent.linking.knowledge_base import Entity, read_entities
+from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase, read_entities
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -157,6 +157,14 @@ def table_rows(results: Dict[str, Tuple[LinkCounts, float, List[str]]]) -> List[
 
 
 Linker = Callable[..., List["Doc"]]  # (docs, batch_size=32) -> the docs, linked
+
+
+def save_kb(entities: Sequence[Entity], kb_dir: Path) -> Path:
+    """A set's entities as a knowledge-base directory (``longent kb build``'s layout)."""
+    kb = KnowledgeBase()
+    kb.add(entities)
+    kb.save(kb_dir)
+    return kb_dir
 
 
 def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[float] = None,

@@ -33,7 +33,7 @@ locomotive") after the others of the first ``k``; a title or role ("the Duke of 
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
 from allennlp_longent.linking.candidates.bm25 import bare_title
 from allennlp_longent.linking.names import HONORIFICS, PERSON_LABELS
@@ -57,8 +57,27 @@ _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
-def _name_words(text: str) -> List[str]:
-    return [w for w in _WORD.findall(text.lower()) if w not in ARTICLES]
+def _words(text: str) -> Tuple[str, ...]:
+    """Lower-case words, articles left out: "the Oast" and "Oast" are the same name."""
+    return tuple(w for w in _WORD.findall(text.lower()) if w not in ARTICLES)
+
+
+@lru_cache(maxsize=1 << 16)
+def _title_words(title: str) -> Tuple[str, ...]:
+    return _words(bare_title(title))
+
+
+def _regroup(ranked: List[dict], k: int, flags: Sequence[bool], mark: str,
+             first: bool = False) -> List[dict]:
+    """``ranked`` with its first ``k`` candidates that ``flags`` marks moved after the others of
+    those ``k`` (before them with ``first``), each group in its order and the moved ones marked
+    ``mark``; unchanged when none or all of them are marked."""
+    if all(flags) or not any(flags):
+        return ranked
+    head, tail = ranked[:k], ranked[k:]
+    moved = [{**c, mark: True} for c, x in zip(head, flags) if x]
+    kept = [c for c, x in zip(head, flags) if not x]
+    return (moved + kept if first else kept + moved) + tail
 
 
 def _by_pronouns(words: Sequence[str]) -> Optional[str]:
@@ -101,16 +120,12 @@ def type_order(label: str, ranked: List[dict], kind_of: Callable[[str], Optional
     ``k`` moved after the others of those ``k``, marked ``label_clash``; unchanged when all or
     none of them clash, or when ``mention`` is the bare title of exactly one of them (the name
     outweighs a label: a small NER model calls "Galt Park" a person)."""
-    head, tail = ranked[:k], ranked[k:]
+    head = ranked[:k]
     if mention is not None and title_of is not None:
-        words = _name_words(mention)
-        if sum(_name_words(bare_title(title_of(c["id"]))) == words for c in head) == 1:
+        words = _words(mention)
+        if sum(_title_words(title_of(c["id"])) == words for c in head) == 1:
             return ranked
-    clash = [clashes(label, kind_of(c["id"])) for c in head]
-    if all(clash) or not any(clash):
-        return ranked
-    moved = [{**c, "label_clash": True} for c, x in zip(head, clash) if x]
-    return [c for c, x in zip(head, clash) if not x] + moved + tail
+    return _regroup(ranked, k, [clashes(label, kind_of(c["id"])) for c in head], "label_clash")
 
 
 def after_article(words: Sequence[str]) -> bool:
@@ -127,12 +142,8 @@ def article_order(ranked: List[dict], kind_of: Callable[[str], Optional[str]],
     """For a name written after "the": ``ranked`` with the candidates among the first ``k`` read
     as persons and not named with an article on their own page moved after the others of those
     ``k``, marked ``article_clash``; unchanged when all or none of them are such persons."""
-    head, tail = ranked[:k], ranked[k:]
-    clash = [kind_of(c["id"]) == PERSON and not with_article(c["id"]) for c in head]
-    if all(clash) or not any(clash):
-        return ranked
-    moved = [{**c, "article_clash": True} for c, x in zip(head, clash) if x]
-    return [c for c, x in zip(head, clash) if not x] + moved + tail
+    clash = [kind_of(c["id"]) == PERSON and not with_article(c["id"]) for c in ranked[:k]]
+    return _regroup(ranked, k, clash, "article_clash")
 
 
 def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable[[str], str],
@@ -142,16 +153,10 @@ def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable
     go first, marked ``place_title``; unchanged when none or all of them are such."""
     if label not in PLACE_SPAN_LABELS:
         return ranked
-    words = _name_words(mention)
-    if not words:
-        return ranked
-    head, tail = ranked[:k], ranked[k:]
-    titles = [_name_words(bare_title(title_of(c["id"]))) for c in head]
-    if any(title == words for title in titles):
+    words = _words(mention)
+    titles = [_title_words(title_of(c["id"])) for c in ranked[:k]]
+    if not words or words in titles:
         return ranked
     place = [set(words) < set(title) and set(title) - set(words) <= PLACE_NOUNS
              for title in titles]
-    if all(place) or not any(place):
-        return ranked
-    first = [{**c, "place_title": True} for c, x in zip(head, place) if x]
-    return first + [c for c, x in zip(head, place) if not x] + tail
+    return _regroup(ranked, k, place, "place_title", first=True)

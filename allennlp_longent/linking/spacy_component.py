@@ -293,27 +293,9 @@ class LongentLinker:
             reach = cascade.ranker[1].max_length if cascade.ranker else 512
             queries.append(MentionQuery(*_context_words(doc, span, reach)))
         ranked = cascade.link(queries)
-        if self.label_agreement:
-            from allennlp_longent.linking.kinds import kind, place_order, type_order
-
-            k = cascade.settings.rerank_k
-            ranked = [place_order(span.text, span.label_,
-                                  type_order(span.label_, candidates, lambda i: kind(kb[i]), k,
-                                             span.text, lambda i: kb[i].title),
-                                  lambda i: kb[i].title, k)
-                      for (_, span), candidates in zip(mentions, ranked)]
-        if self.article_agreement:
-            from allennlp_longent.linking.kinds import (
-                after_article,
-                article_order,
-                kind,
-                named_with_article,
-            )
-
-            ranked = [article_order(candidates, lambda i: kind(kb[i]),
-                                    lambda i: named_with_article(kb[i]), cascade.settings.rerank_k)
-                      if after_article(_words_from_article(span)) else candidates
-                      for (_, span), candidates in zip(mentions, ranked)]
+        if self.label_agreement or self.article_agreement:
+            ranked = self._agree([span for _, span in mentions], ranked,
+                                 cascade.settings.rerank_k)
         links: Dict[Span, str] = {}
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
@@ -325,6 +307,39 @@ class LongentLinker:
             for span in spans:
                 span._.set(STATUS_ATTR, NIL_DECISION if links[span] == NIL else LINKED)
             self._set_kb_ids(doc, links)
+
+    def _agree(self, spans: List[Span], ranked: List[List[dict]], k: int) -> List[List[dict]]:
+        """Each span's candidates re-grouped among the first ``k`` by ``label_agreement`` and
+        ``article_agreement`` (:mod:`allennlp_longent.linking.kinds`)."""
+        from allennlp_longent.linking.kinds import (
+            after_article,
+            article_order,
+            kind,
+            named_with_article,
+            place_order,
+            type_order,
+        )
+
+        kb = self.kb
+
+        def kind_of(entity_id: str) -> Optional[str]:
+            return kind(kb[entity_id])
+
+        def title_of(entity_id: str) -> str:
+            return kb[entity_id].title
+
+        def with_article(entity_id: str) -> bool:
+            return named_with_article(kb[entity_id])
+
+        agreed = []
+        for span, candidates in zip(spans, ranked):
+            if self.label_agreement:
+                candidates = type_order(span.label_, candidates, kind_of, k, span.text, title_of)
+                candidates = place_order(span.text, span.label_, candidates, title_of, k)
+            if self.article_agreement and after_article(_words_from_article(span)):
+                candidates = article_order(candidates, kind_of, with_article, k)
+            agreed.append(candidates)
+        return agreed
 
     @staticmethod
     def _copy_coreferent(spans: List[Span], links: Dict[Span, str]) -> None:

@@ -10,31 +10,38 @@ format that ``allennlp_longent.linking.freetext.read_set`` reads and checks.
 import argparse
 import json
 import re
+from itertools import groupby
 from pathlib import Path
+from typing import Iterator, List, Tuple
 
 SPAN = re.compile(r"\[([^\[\]|]+)\|([A-Z_]+)\|([^\[\]|]+)\]")
+STRAY = re.compile(r"[\[\]]")
 
 
 def parse_block(block: str, where: str) -> dict:
-    text, entities, last = [], [], 0
-    length = 0
+    """One paragraph's text and spans; a bracket outside a span is refused, naming ``where``."""
+    stray = STRAY.search(SPAN.sub("", block))
+    if stray:
+        raise ValueError(f"{where}: a bracket outside a [surface|LABEL|kb] span: "
+                         f"{stray.string[max(0, stray.start() - 30):stray.end() + 30]!r}")
+    text, entities, last = "", [], 0
     for match in SPAN.finditer(block):
-        before = block[last:match.start()]
-        if "[" in before or "]" in before:
-            raise ValueError(f"{where}: a bracket outside a [surface|LABEL|kb] span: {before!r}")
-        text.append(before)
-        length += len(before)
+        text += block[last:match.start()]
         surface, label, kb = match.groups()
-        entities.append({"start_char": length, "end_char": length + len(surface), "label": label,
-                         "kb_id": None if kb == "-" else kb, "text": surface})
-        text.append(surface)
-        length += len(surface)
+        entities.append({"start_char": len(text), "end_char": len(text) + len(surface),
+                         "label": label, "kb_id": None if kb == "-" else kb, "text": surface})
+        text += surface
         last = match.end()
-    rest = block[last:]
-    if "[" in rest or "]" in rest:
-        raise ValueError(f"{where}: a bracket outside a [surface|LABEL|kb] span: {rest!r}")
-    text.append(rest)
-    return {"text": "".join(text), "entities": entities}
+    return {"text": text + block[last:], "entities": entities}
+
+
+def blocks(lines: List[str]) -> Iterator[Tuple[int, str]]:
+    """``(first line number, the block's lines joined)`` of each run of non-blank lines."""
+    numbered = groupby(enumerate(lines, 1), key=lambda item: bool(item[1].strip()))
+    for filled, run in numbered:
+        if filled:
+            run = list(run)
+            yield run[0][0], " ".join(line.strip() for _, line in run)
 
 
 def main() -> None:
@@ -42,21 +49,8 @@ def main() -> None:
     parser.add_argument("markup", type=Path)
     parser.add_argument("output", type=Path)
     args = parser.parse_args()
-    blocks, line_of_block, current, start = [], [], [], 1
-    for number, line in enumerate(args.markup.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            if not current:
-                start = number
-            current.append(line.strip())
-        elif current:
-            blocks.append(" ".join(current))
-            line_of_block.append(start)
-            current = []
-    if current:
-        blocks.append(" ".join(current))
-        line_of_block.append(start)
-    rows = [parse_block(block, f"{args.markup}:{line}")
-            for block, line in zip(blocks, line_of_block)]
+    lines = args.markup.read_text(encoding="utf-8").splitlines()
+    rows = [parse_block(block, f"{args.markup}:{number}") for number, block in blocks(lines)]
     with args.output.open("w", encoding="utf-8") as out:
         for row in rows:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import spacy
 
-from allennlp_longent.linking.freetext import gold_docs, read_set
-from allennlp_longent.linking.knowledge_base import KnowledgeBase
+from allennlp_longent.linking.freetext import gold_docs, longent_linker, read_set, save_kb
 
 
 def main() -> None:
@@ -32,15 +31,11 @@ def main() -> None:
     args = parser.parse_args()
     data = read_set(args.set_dir)
     world = args.world or f"freetext_{args.set_dir.name}"
-    nlp = spacy.blank("en")
     with tempfile.TemporaryDirectory() as scratch:
-        kb = KnowledgeBase()
-        kb.add(data.entities)
-        kb.save(Path(scratch) / "kb")
-        linker = nlp.add_pipe("longent_linker", config={
-            "kb": str(Path(scratch) / "kb"), "model": args.model, "weight": 0.0,
-            "name_coreference": False, "label_agreement": False, "article_agreement": False})
-        docs = list(linker.pipe(gold_docs(nlp, data.paragraphs)))
+        link = longent_linker(save_kb(data.entities, Path(scratch) / "kb"), args.model,
+                              weight=0.0, name_coreference=False, label_agreement=False,
+                              article_agreement=False)
+        docs = link(gold_docs(spacy.blank("en"), data.paragraphs))
     for sub in ("documents", "mentions", "first_stage_candidates"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)
     documents = [e.document() for e in data.entities]
