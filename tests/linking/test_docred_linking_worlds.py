@@ -55,3 +55,35 @@ def test_a_token_with_a_space_is_counted_as_the_reader_counts_words():
         words = context["text"].split()
         assert " ".join(words[mention["start_index"]:mention["end_index"] + 1]) == mention["text"]
     assert "New York" in [m["text"] for m in mentions]
+
+
+def test_shared_name_renames_every_other_candidate_to_the_gold_and_swaps_their_mentions():
+    worlds = load_script("docred_linking_worlds")
+    doc = {"title": "Two rowers",
+           "sents": [["Anna", "Vell", "beat", "Ola", "Dunn", "."],
+                     ["Dunn", "coached", "in", "Korr", "."],
+                     ["Vell", "taught", "in", "Korr", "."],
+                     ["Anna", "Vell", "rowed", "."]],
+           "vertexSet": [
+               [_mention("Anna Vell", 0, 0, 2), _mention("Vell", 2, 0, 1),
+                _mention("Anna Vell", 3, 0, 2)],
+               [_mention("Ola Dunn", 0, 3, 5), _mention("Dunn", 1, 0, 1)],
+               [_mention("Korr", 1, 3, 4, "LOC"), _mention("Korr", 2, 3, 4, "LOC")],
+           ]}
+    documents, mentions, candidates = worlds.world(doc, 3, max_candidates=3, shared_name=True)
+    by_id = {d["document_id"]: d for d in documents}
+    vell = next(m for m in mentions if m["text"] == "Anna Vell")
+    listed = next(c["tfidf_candidates"] for c in candidates
+                  if c["mention_id"] == vell["mention_id"])
+    assert listed[0] == vell["label_document_id"] and len(listed) == 3
+    # Vell's own page writes each mention of her as her title (sentence 2's "Vell" too)
+    assert by_id[listed[0]]["text"] == ("Anna Vell Anna Vell beat Ola Dunn . "
+                                        "Anna Vell taught in Korr .")
+    # held out: sentence 3 for Vell, 1 for Dunn, so Dunn's page keeps sentence 0 and Korr's 2.
+    # The person comes before the place, both renamed "Anna Vell", their mentions swapped with
+    # hers: the renamed Dunn beat Ola Dunn, the real Vell taught in the renamed Korr
+    dunn, korr = (by_id[i] for i in listed[1:])
+    assert dunn["title"] == korr["title"] == "Anna Vell"
+    assert dunn["text"] == "Anna Vell Ola Dunn beat Anna Vell ."
+    assert korr["text"] == "Anna Vell Korr taught in Anna Vell ."
+    assert all(i in by_id for i in listed)
