@@ -5,7 +5,10 @@
 # trains a cross-encoder re-ranker (3 layers, one pass at a constant rate) on 12 generated
 # training worlds (`make_zeshel_demo.py --extra-worlds`, written under the run folder and removed
 # after training; LONGENT_EXTRA_WORLDS changes the count) with the first stage's top candidates
-# of those worlds as negatives (`longent first-stage-candidates`), validated on the first stage's
+# of those worlds as negatives (`longent first-stage-candidates`), and on real prose: the first
+# LONGENT_PROSE_DOCS (450) documents of Re-DocRED's dev set (LONGENT_PROSE_DATA, default
+# ../shared/data/re-docred/dev_revised.json; a warning says when it is absent, `none` leaves it
+# out) turned into worlds by `docred_linking_worlds.py`, plain and --shared-name; validated on the first stage's
 # candidates of a sixth world; calibrates the cascade on that sixth world (`longent calibrate`), writing one archive,
 # runs/main_job/cascade/model.tar.gz; evaluates it with `allennlp evaluate` on a seventh, unseen
 # world against its baselines; links the demo paragraphs with spaCy; trains spaCy's own
@@ -50,7 +53,7 @@ PY
   --output-dir "$LONGENT_DEMO_CANDIDATES" --overwrite | sed 's/^/  /'
 
 worlds="${LONGENT_EXTRA_WORLDS:-12}"
-echo "== 3/7 train the cross-encoder on $worlds generated worlds, validate on frost_fjords (log: $run/train.log)"
+echo "== 3/7 train the cross-encoder on $worlds generated worlds and Re-DocRED prose, validate on frost_fjords (log: $run/train.log)"
 export LONGENT_DEMO_EXTRA="$run/extra_worlds"
 "$bin/python" scripts/demo_data/make_zeshel_demo.py --extra-worlds "$worlds" \
   --out "$LONGENT_DEMO_EXTRA" | sed 's/^/  /'
@@ -58,6 +61,21 @@ export LONGENT_DEMO_EXTRA="$run/extra_worlds"
 # of the generated worlds (own page included where the first stage leaves it), not BM25's
 "$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$LONGENT_DEMO_EXTRA" \
   --splits train --output-dir "$LONGENT_DEMO_EXTRA/first_stage_candidates" --overwrite | sed 's/^/  /'
+# real prose beside them (round 13): Re-DocRED documents as worlds, once with each entity's own
+# name and once with every candidate renamed to the gold's (only what a page says decides);
+# trained on both, the re-ranker reads free text (docs/linking.md, "Real prose ... round 13")
+prose="${LONGENT_PROSE_DATA-../shared/data/re-docred/dev_revised.json}"
+if [ "$prose" = none ]; then
+  echo "  LONGENT_PROSE_DATA=none: the re-ranker trains on the generated worlds alone"
+elif [ -f "$prose" ]; then
+  for kind in "" --shared-name; do
+    "$bin/python" scripts/demo_data/docred_linking_worlds.py "$prose" "$LONGENT_DEMO_EXTRA" \
+      --docs 0 "${LONGENT_PROSE_DOCS:-450}" --candidates 4 $kind | sed "s/^/  ${kind:-plain}: /"
+  done
+else
+  echo "  WARNING: no Re-DocRED file at $prose (LONGENT_PROSE_DATA): the re-ranker trains on the" \
+    "generated worlds alone and will not read free text (LONGENT_PROSE_DATA=none says so on purpose)" >&2
+fi
 if ! "$bin/allennlp" train training_configs/zeshel/demo_minilm_extra.jsonnet -s "$run/training" -f \
   "${pkg[@]}" 2>&1 | tee "$run/train.log" | awk '
     /gradient_descent_trainer - Epoch [0-9]+\/|console_logger - +(loss|normalized_acc_macro) / {

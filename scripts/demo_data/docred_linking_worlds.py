@@ -20,8 +20,9 @@ the candidates apart no more; only what a page says of its entity can.
         [--shared-name] [--candidates 8]
 
 It appends to ``OUT/mentions/train.json`` and ``OUT/<candidates-dir>/train.json`` and writes
-``OUT/documents/docred_<n>.json``, so it can extend the generated worlds of
-``make_zeshel_demo.py --extra-worlds``.
+``OUT/documents/docred_<n>.json`` (``docred_shared_<n>.json`` with ``--shared-name``), so it
+can extend the generated worlds of ``make_zeshel_demo.py --extra-worlds``; the main job adds both
+kinds of the first 450 documents to them (450 to 500 stay apart for measuring).
 """
 
 import argparse
@@ -51,6 +52,11 @@ def _swapped(doc: dict, sentence: int, names: Dict[int, str]) -> str:
     return " ".join(" ".join(words + tokens[at:]).split())
 
 
+def world_name(index: int, shared_name: bool = False) -> str:
+    """Both kinds of world from one document can sit in one folder."""
+    return f"docred_{'shared_' if shared_name else ''}{index:04d}"
+
+
 def world(doc: dict, index: int, max_candidates: int, shared_name: bool = False) -> tuple:
     """``(documents, mentions, candidates)`` of one document; empty when nothing is linkable.
     ``shared_name``: each mention's other candidates are pages renamed to the gold's name."""
@@ -66,7 +72,7 @@ def world(doc: dict, index: int, max_candidates: int, shared_name: bool = False)
                 held[e] = s
                 taken.add(s)
                 break
-    name = f"docred_{index:04d}"
+    name = world_name(index, shared_name)
     pages: Dict[int, dict] = {}
     kept: Dict[int, list] = {}
     titles: Dict[int, str] = {}
@@ -143,7 +149,7 @@ def main() -> None:
                 continue
             worlds += 1
             count += len(mentions)
-            (args.out / "documents" / f"docred_{index:04d}.json").write_text(
+            (args.out / "documents" / f"{world_name(index, args.shared_name)}.json").write_text(
                 "".join(json.dumps(d) + "\n" for d in documents))
             mentions_file.writelines(json.dumps(m) + "\n" for m in mentions)
             candidates_file.writelines(json.dumps(c) + "\n" for c in candidates)

@@ -87,3 +87,33 @@ def test_shared_name_renames_every_other_candidate_to_the_gold_and_swaps_their_m
     assert dunn["text"] == "Anna Vell Ola Dunn beat Anna Vell ."
     assert korr["text"] == "Anna Vell Korr taught in Anna Vell ."
     assert all(i in by_id for i in listed)
+
+
+def test_both_kinds_of_world_share_the_folder_the_main_job_trains_on(tmp_path):
+    """main_job.sh appends plain and --shared-name worlds to the generated ones; neither kind
+    overwrites the other, and every listed candidate is a page of its mention's world."""
+    import json
+    import subprocess
+    import sys
+
+    from conftest import REPO_ROOT
+
+    source = tmp_path / "dev.json"
+    source.write_text(json.dumps([DOC, {**DOC, "title": "Again"}]))
+    script = REPO_ROOT / "scripts/demo_data/docred_linking_worlds.py"
+    for kind in ([], ["--shared-name"]):
+        subprocess.run([sys.executable, str(script), str(source), str(tmp_path / "extra"),
+                        "--docs", "0", "2", "--candidates", "4", *kind], check=True)
+    mentions = [json.loads(line) for line in open(tmp_path / "extra/mentions/train.json")]
+    listed = {json.loads(line)["mention_id"]: json.loads(line)["tfidf_candidates"]
+              for line in open(tmp_path / "extra/first_stage_candidates/train.json")}
+    assert sorted(m["corpus"] for m in mentions) == [
+        "docred_0000", "docred_0001", "docred_shared_0000", "docred_shared_0001"]
+    for mention in mentions:
+        world = tmp_path / "extra/documents" / f"{mention['corpus']}.json"
+        pages = {json.loads(line)["document_id"] for line in open(world)}
+        assert set(listed[mention["mention_id"]]) <= pages
+        assert mention["context_document_id"] in pages
+    main_job = (REPO_ROOT / "scripts/main_job.sh").read_text()
+    assert 'for kind in "" --shared-name; do' in main_job
+    assert 'docred_linking_worlds.py "$prose" "$LONGENT_DEMO_EXTRA"' in main_job

@@ -6,6 +6,10 @@
 // those worlds (the negatives it will re-rank; own page kept where the first stage keeps it):
 //   longent first-stage-candidates FIRST_STAGE/model.tar.gz "$LONGENT_DEMO_EXTRA" --splits train \
 //     --output-dir "$LONGENT_DEMO_EXTRA/first_stage_candidates"
+// and real prose appended to the same folder (round 13): the first 450 Re-DocRED dev documents as
+// worlds, plain and with every candidate renamed to the gold's name (1,039 mentions each):
+//   python scripts/demo_data/docred_linking_worlds.py RE_DOCRED.json "$LONGENT_DEMO_EXTRA" \
+//     --docs 0 450 --candidates 4 [--shared-name]
 // then `allennlp train` this config: 3 of
 // MiniLM's 6 layers at 1024 positions (E_repeat), gold + 3 hard negatives in 192 pieces with
 // shared-trigram flags as type ids, mean pooling, no dropout, one pass at a constant encoder
