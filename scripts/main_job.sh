@@ -74,7 +74,7 @@ elif [ -f "$prose" ]; then
   done
 else
   echo "  WARNING: no Re-DocRED file at $prose (LONGENT_PROSE_DATA): the re-ranker trains on the" \
-    "generated worlds alone and will not read free text (LONGENT_PROSE_DATA=none says so on purpose)" >&2
+    "generated worlds alone, without real prose (LONGENT_PROSE_DATA=none says so on purpose)" >&2
 fi
 if ! "$bin/allennlp" train training_configs/zeshel/demo_minilm_extra.jsonnet -s "$run/training" -f \
   "${pkg[@]}" 2>&1 | tee "$run/train.log" | awk '
