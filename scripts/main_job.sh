@@ -63,7 +63,8 @@ export LONGENT_DEMO_EXTRA="$run/extra_worlds"
   --splits train --output-dir "$LONGENT_DEMO_EXTRA/first_stage_candidates" --overwrite | sed 's/^/  /'
 # real prose beside them (round 13): Re-DocRED documents as worlds, once with each entity's own
 # name and once with every candidate renamed to the gold's (only what a page says decides);
-# trained on both, the re-ranker reads free text (docs/linking.md, "Real prose ... round 13")
+# trained on both, the re-ranker reads such prose, and free text in two runs of three
+# (docs/linking.md, "Real prose where the name decides nothing")
 prose="${LONGENT_PROSE_DATA-../shared/data/re-docred/dev_revised.json}"
 if [ "$prose" = none ]; then
   echo "  LONGENT_PROSE_DATA=none: the re-ranker trains on the generated worlds alone"

@@ -112,12 +112,12 @@ def world(doc: dict, index: int, max_candidates: int, shared_name: bool = False)
         if shared_name:  # the gold's type first: a person among persons
             others.sort(key=lambda o: entities[o][0]["type"] != entities[e][0]["type"])
             others = others[:max_candidates - 1]
+            ids = []
             for o in others:
                 names = {positions[o]: titles[e], positions[e]: titles[o]}
                 text = " ".join([titles[e]] + [_swapped(doc, t, names) for t in kept[o]])
-                renamed.append({"document_id": _id(name, o, "as", e), "title": titles[e],
-                                "text": text})
-            ids = [_id(name, o, "as", e) for o in others]
+                ids.append(_id(name, o, "as", e))
+                renamed.append({"document_id": ids[-1], "title": titles[e], "text": text})
         else:
             ids = [pages[o]["document_id"] for o in others]
         candidates_out.append({"mention_id": mention_id,

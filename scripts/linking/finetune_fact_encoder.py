@@ -19,11 +19,10 @@ A folder of worlds holds ``documents/*.json``, ``mentions/*.json`` and a candida
 """
 
 import argparse
-import glob
-import json
 import random
 import shutil
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import List, Optional, Tuple
 
@@ -31,29 +30,35 @@ import torch
 
 from allennlp_longent.config_defaults import packaged_minilm
 from allennlp_longent.linking.candidates.bm25 import bare_title
+from allennlp_longent.linking.documents import read_json_lines
 from allennlp_longent.linking.evidence import (
     FACT_SENTENCES,
     description_sentences,
     nearby_sentences,
 )
+from allennlp_longent.modules.sentence_pooling import checkpoint_pooling, pool
 
 # (sentences near the mention, each candidate's page sentences, the gold's position)
 Item = Tuple[List[str], List[List[str]], int]
 
 
-def _lines(pattern: str) -> List[dict]:
-    return [json.loads(line) for path in sorted(glob.glob(pattern)) for line in open(path)]
+def _lines(folder: Path) -> List[dict]:
+    """Every record of the folder's JSON-lines files (a bad line names its file and line)."""
+    return [record for path in sorted(folder.glob("*.json")) for _, record in read_json_lines(path)]
+
+
+_declared_pooling = lru_cache(maxsize=None)(checkpoint_pooling)
 
 
 def load_items(folder: Path, candidates_dir: str = "first_stage_candidates",
                corpus_prefix: Optional[str] = None, window: int = 48, top_k: int = 4) -> List[Item]:
     """The mentions whose gold is among their first ``top_k`` candidates and which have a
     sentence near them, read as the ``fact`` feature reads them."""
-    documents = {d["document_id"]: d for d in _lines(f"{folder}/documents/*.json")}
+    documents = {d["document_id"]: d for d in _lines(folder / "documents")}
     candidates = {c["mention_id"]: c["tfidf_candidates"][:top_k]
-                  for c in _lines(f"{folder}/{candidates_dir}/*.json")}
+                  for c in _lines(folder / candidates_dir)}
     items = []
-    for mention in _lines(f"{folder}/mentions/*.json"):
+    for mention in _lines(folder / "mentions"):
         if corpus_prefix and not mention["corpus"].startswith(corpus_prefix):
             continue
         listed = candidates.get(mention["mention_id"], [])
@@ -70,11 +75,11 @@ def load_items(folder: Path, candidates_dir: str = "first_stage_candidates",
 
 
 def encode(model, tokenizer, texts: List[str]) -> torch.Tensor:
-    """Unit mean-pooled vectors, as the packaged checkpoint's pooling declares."""
+    """Text vectors pooled (and normalized) as the model's checkpoint declares."""
+    pooling, normalize = _declared_pooling(model.name_or_path)
     batch = tokenizer(texts, padding=True, truncation=True, max_length=256, return_tensors="pt")
-    hidden = model(**batch).last_hidden_state
-    mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-    return torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1), dim=-1)
+    vectors = pool(model(**batch).last_hidden_state, batch["attention_mask"], pooling)
+    return torch.nn.functional.normalize(vectors, dim=-1) if normalize else vectors
 
 
 def fact_scores(model, tokenizer, item: Item) -> torch.Tensor:
