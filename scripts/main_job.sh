@@ -131,7 +131,7 @@ echo "== 7/7 free text (fixtures/freetext): retrieval, the cascade's first stage
 "$bin/python" scripts/linking/train_spacy_peer.py --out "$run/spacy_peer" >"$run/spacy_peer.log" 2>&1 \
   || { tail -n 20 "$run/spacy_peer.log" >&2; exit 1; }
 "$bin/longent" freetext fixtures/freetext/dev fixtures/freetext/dev2 fixtures/freetext/test \
-  fixtures/freetext/test2 \
+  fixtures/freetext/test2 fixtures/freetext/test3 \
   --model "$run/cascade/model.tar.gz" --spacy-peer "$run/spacy_peer" 2>"$run/freetext.log" \
   || { tail -n 20 "$run/freetext.log" >&2; exit 1; }
 echo "main job done in $((SECONDS - start)) s wall"

@@ -1,9 +1,9 @@
 """``longent freetext``: link the gold spans of free-text sets with every linker and print a table.
 
 A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_longent.linking.
-freetext`; ``fixtures/freetext/{dev,dev2,test,test2}``). The first row is retrieval alone (BM25
-with its title field, each span on its own). The second is retrieval with the rules that need no
-model: name coreference (a person span that shortens an earlier one takes its link), label
+freetext`; ``fixtures/freetext/{dev,dev2,test,test2,test3}``). The first row is retrieval alone
+(BM25 with its title field, each span on its own). The second is retrieval with the rules that need
+no model: name coreference (a person span that shortens an earlier one takes its link), label
 agreement (a candidate whose page's pronouns clash with the span's label goes after the others),
 article agreement (after "the", a person named without one goes after the others) and, when the
 archive given by ``--model`` has it, the ``unwritten_nil`` rule; ``--no-name-coreference``,

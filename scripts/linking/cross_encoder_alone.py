@@ -6,11 +6,12 @@ total, how many it ranks right at 1 with the 95 % Wilson interval; a gold outsid
 as wrong (unnormalized, as in the cascade). Beside it: the list's own first candidate, chance
 among the candidates and how often the gold is among them. ``--save`` writes each mention's
 result; ``--against`` compares with such a file of another run on the same mentions (mentions
-only this run gets right, only the other gets right, one-sided sign test each way).
+only this run gets right, only the other gets right, one-sided sign test each way); ``--scores``
+writes each mention's candidates with the cross-encoder's score of each, to see what a run reads.
 
     python scripts/linking/cross_encoder_alone.py ARCHIVE fixtures/zeshel_demo/mentions/val.json \
         fixtures/zeshel_demo/mentions/train.json --candidates runs/base/candidates \
-        [--save runs/x/alone.json] [--against runs/y/alone.json]
+        [--save runs/x/alone.json] [--against runs/y/alone.json] [--scores runs/x/scores.jsonl]
 """
 
 import argparse
@@ -28,8 +29,10 @@ Ranked = Dict[str, Tuple[str, str, Optional[str], Optional[str], int, bool]]
 
 
 def rank_alone(archive_path: str, mentions: List[Path], candidates: Path, top_k: int = 4,
-               batch_size: int = 8, max_length: Optional[int] = None) -> Ranked:
-    """The archive's first choice among each mention's ``top_k`` candidates of ``candidates``."""
+               batch_size: int = 8, max_length: Optional[int] = None,
+               scores: Optional[Dict[str, dict]] = None) -> Ranked:
+    """The archive's first choice among each mention's ``top_k`` candidates of ``candidates``;
+    ``scores``, if given, receives per mention its gold, candidate ids and their scores."""
     import torch
     from allennlp.common import Params
     from allennlp.data import DatasetReader
@@ -54,6 +57,10 @@ def rank_alone(archive_path: str, mentions: List[Path], candidates: Path, top_k:
                     ranked[meta["mention_id"]] = (
                         path.name, meta["gold_document_id"], output["predicted_document_id"],
                         ids[0] if ids else None, len(ids), meta["gold_document_id"] in ids)
+                    if scores is not None:
+                        scores[meta["mention_id"]] = {
+                            "gold": meta["gold_document_id"], "candidates": list(ids),
+                            "scores": [round(float(x), 4) for x in output["scores"][:len(ids)]]}
     return ranked
 
 
@@ -103,14 +110,22 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--max-length", type=int, help="pair length (default: the archive's)")
     parser.add_argument("--save", type=Path, help="write {mention id: right} here")
     parser.add_argument("--against", type=Path, help="a --save file of another run")
+    parser.add_argument("--scores", type=Path,
+                        help="write one JSON line per mention: its gold, candidates and scores")
     args = parser.parse_args(argv)
+    scores: Optional[Dict[str, dict]] = {} if args.scores else None
     ranked = rank_alone(args.archive, args.mentions, args.candidates, args.top_k,
-                        args.batch_size, args.max_length)
+                        args.batch_size, args.max_length, scores)
     print("\n".join(summary(ranked)))
     right = {m: row[1] == row[2] for m, row in ranked.items()}
     if args.save:
         args.save.parent.mkdir(parents=True, exist_ok=True)
         args.save.write_text(json.dumps(right, indent=0, sort_keys=True) + "\n")
+    if args.scores:
+        args.scores.parent.mkdir(parents=True, exist_ok=True)
+        with args.scores.open("w", encoding="utf-8") as out:
+            for mention, row in scores.items():
+                out.write(json.dumps({"mention_id": mention, **row}) + "\n")
     if args.against:
         print(compare(right, json.loads(args.against.read_text())))
 

@@ -41,10 +41,16 @@ def test_ranks_a_trained_archive_on_given_lists(linker_files, tmp_path, capsys):
     mentions = ZESHEL_FIXTURE / "mentions" / "train.json"
     alone = load_script("cross_encoder_alone")
     save = tmp_path / "alone.json"
+    scores = tmp_path / "scores.jsonl"
     alone.main([str(archive), str(mentions), "--candidates", str(candidates), "--top-k", "2",
-                "--save", str(save)])
+                "--save", str(save), "--scores", str(scores)])
     first = capsys.readouterr().out.splitlines()
     right = json.loads(save.read_text())
+    rows = [row for _, row in read_json_lines(scores)]
+    assert len(rows) == len(right) and all(len(r["scores"]) == len(r["candidates"]) for r in rows)
+    for row in rows:  # right exactly when the gold has the top score
+        top = row["candidates"][row["scores"].index(max(row["scores"]))]
+        assert right[row["mention_id"]] == (top == row["gold"])
     golds = {m["mention_id"]: m["label_document_id"] for _, m in read_json_lines(mentions)}
     lists = {r["mention_id"]: r["tfidf_candidates"][:2]
              for _, r in read_json_lines(candidates / "train.json")}
