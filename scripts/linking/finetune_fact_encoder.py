@@ -30,7 +30,7 @@ import torch
 
 from allennlp_longent.config_defaults import packaged_minilm
 from allennlp_longent.linking.candidates.bm25 import bare_title
-from allennlp_longent.linking.documents import read_json_lines
+from allennlp_longent.linking.documents import WorldDocuments, read_json_lines
 from allennlp_longent.linking.evidence import (
     FACT_SENTENCES,
     description_sentences,
@@ -54,7 +54,7 @@ def load_items(folder: Path, candidates_dir: str = "first_stage_candidates",
                corpus_prefix: Optional[str] = None, window: int = 48, top_k: int = 4) -> List[Item]:
     """The mentions whose gold is among their first ``top_k`` candidates and which have a
     sentence near them, read as the ``fact`` feature reads them."""
-    documents = {d["document_id"]: d for d in _lines(folder / "documents")}
+    worlds = WorldDocuments(folder / "documents")  # only the mentions' worlds are read
     candidates = {c["mention_id"]: c["tfidf_candidates"][:top_k]
                   for c in _lines(folder / candidates_dir)}
     items = []
@@ -64,6 +64,7 @@ def load_items(folder: Path, candidates_dir: str = "first_stage_candidates",
         listed = candidates.get(mention["mention_id"], [])
         if mention["label_document_id"] not in listed:
             continue
+        documents = worlds.world(mention["corpus"])
         words = documents[mention["context_document_id"]]["text"].split()
         near = nearby_sentences(words, mention["start_index"], mention["end_index"], window)
         if not near:

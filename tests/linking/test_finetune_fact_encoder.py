@@ -24,7 +24,8 @@ def world(tmp_path):
         (tmp_path / sub).mkdir()
     docs = [{"document_id": i, "title": t, "text": x} for i, (t, x) in PAGES.items()]
     docs.append({"document_id": "ctx", "title": "ctx", "text": CONTEXT})
-    (tmp_path / "documents" / "w.json").write_text("".join(json.dumps(d) + "\n" for d in docs))
+    (tmp_path / "documents" / "docred_0001.json").write_text(  # the mention's world
+        "".join(json.dumps(d) + "\n" for d in docs))
     mention = {"mention_id": "m1", "context_document_id": "ctx", "corpus": "docred_0001",
                "start_index": 5, "end_index": 5, "text": "Vell", "label_document_id": "A"}
     nil = {**mention, "mention_id": "m2", "label_document_id": "Z"}  # gold not listed: skipped
