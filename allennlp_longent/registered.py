@@ -24,6 +24,7 @@ from allennlp_longent.modules import (  # noqa: E402, F401
     entity_features,
     entity_fields,
     extended_transformer,
+    grouped_batch_sampler,
     long_luke,
     position_extension,
 )

@@ -145,7 +145,7 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
   extra_worlds_linker(model, extra, candidates_dir, layers=3, train_length=192, epochs=1,
                       batches_per_epoch=null, lr=5e-5, head_lr=2e-3, match_ngram=3,
                       dropout=0.0, scheduler=null, train_candidates='tfidf_candidates',
-                      read_length=null)::
+                      read_length=null, group_twins=false)::
     $.linker(
       model,
       'fixtures/zeshel_demo',
@@ -177,7 +177,14 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
           transformer_kwargs+: { hidden_dropout_prob: dropout, attention_probs_dropout_prob: dropout },
         } } },
       },
-      data_loader+: { [if batches_per_epoch != null then 'batches_per_epoch']: batches_per_epoch },
+      // group_twins: a Re-DocRED mention of a --shared-name world and its plain twin (same world
+      // number, same words) always share a batch (the "grouped" batch sampler)
+      data_loader: (if group_twins then {
+        batch_sampler: { type: 'grouped', batch_size: 8, key_fields: ['world', 'mention'],
+                         remove: 'shared_', only: '^docred_' },
+      } else super.data_loader) + {
+        [if batches_per_epoch != null then 'batches_per_epoch']: batches_per_epoch,
+      },
       validation_data_loader+: { batch_size: 8 },
       evaluate_on_test: false,
       trainer+: {

@@ -32,4 +32,5 @@ zeshel.extra_worlds_linker(
   // Pairs read at 256 pieces, the shortest length that cuts no deciding fact: trained at 192,
   // the model reads longer pairs badly (validation, 404 mentions: 345 right at 256, 300 at 1024).
   read_length=256,
+  group_twins=std.parseJson(std.extVar('LONGENT_GROUP_TWINS')),
 )
