@@ -15,6 +15,7 @@ from conftest import FIXTURES, write_tiny_bert
 from zeshel_fixture import experiment_params, fixture_words, model_and_batch
 
 import allennlp_longent  # noqa: F401  (registers the components)
+from allennlp_longent.linking.models.cross_encoder_ranker import name_features
 
 EXPERIMENT = FIXTURES / "linking" / "experiment.jsonnet"
 
@@ -38,6 +39,14 @@ class TestCrossEncoderRanker(ModelTestCase):
     def test_train_save_and_load(self, experiment):  # the fixture sets the ext vars
         # Every parameter gets a gradient: the configs build BERT without its unused pooler.
         self.ensure_model_can_train_save_and_load(EXPERIMENT)
+
+    def test_train_save_and_load_with_name_features(self, experiment):
+        # the fixture's titles ("a1 page") share no word with its mentions, so the wide part has
+        # no gradient; the softmax over candidates is invariant to the scorer's bias (its
+        # gradient is 0 up to rounding, exactly 0 here)
+        self.ensure_model_can_train_save_and_load(
+            EXPERIMENT, overrides='{"model.name_features": true}',
+            gradients_to_ignore={"_name_scorer.weight", "_scorer.bias"})
 
 
 def test_chunked_scoring_equals_unchunked(ranker):
@@ -158,7 +167,58 @@ def test_make_output_human_readable_ranks_best_first(ranker):
 
 
 def test_candidate_chunk_size_must_be_positive(experiment):
-    params = experiment["model"].as_dict()
+    params = experiment.duplicate()["model"].as_dict()  # the fixture is shared
     params["candidate_chunk_size"] = 0
     with pytest.raises(ValueError, match="candidate_chunk_size must be positive"):
         Model.from_params(vocab=Vocabulary(), params=Params(params))
+
+
+def test_name_features_by_hand():
+    """Dice of content words and exact equality of bare titles, worked out by hand."""
+    metadata = [{"mention": "Edda Ambrell",
+                 "candidate_titles": ["Edda Ambrell (ship)", "Jon Ambrell", "Gullhaven"]},
+                {"mention": "the Oast", "candidate_titles": ["River Oast"]}]
+    features = name_features(metadata, torch.Size([2, 3]))
+    assert features[0].tolist() == [[1.0, 1.0], [0.5, 0.0], [0.0, 0.0]]
+    # "the" is a stop word: {oast} against {river, oast}; padding stays 0
+    assert features[1].flatten().tolist() == pytest.approx([2 / 3, 0.0, 0.0, 0.0, 0.0, 0.0])
+
+
+def test_name_features_add_the_wide_part_and_nothing_else(experiment):
+    """score = deep score + u · [dice, exact] on real candidates; padding keeps the lowest score;
+    candidates that share one title keep the deep part's probabilities."""
+    deep, batch, instances = model_and_batch(experiment, "validation_dataset_reader")
+    wide, _, _ = model_and_batch(_with_name_features(experiment), "validation_dataset_reader")
+    wide.load_state_dict({**deep.state_dict(),
+                          "_name_scorer.weight": torch.tensor([[1.5, -0.5]])})
+    # titles that overlap each mention: its own words, its words and another, an unrelated one
+    titled = [{**m, "candidate_titles": [m["mention"], f"{m['mention']} page", "zz"][
+        :len(m["candidate_titles"])]} for m in batch["metadata"]]
+    with torch.no_grad():
+        plain, named = deep(**batch), wide(**{**batch, "metadata": titled})
+    deep.get_metrics(reset=True)
+    wide.get_metrics(reset=True)
+    mask = plain["candidate_mask"]
+    features = name_features(titled, mask.shape)
+    expected = plain["scores"] + 1.5 * features[..., 0] - 0.5 * features[..., 1]
+    assert torch.allclose(named["scores"][mask], expected[mask], atol=1e-5)
+    assert torch.equal(named["scores"][~mask], plain["scores"][~mask])
+    assert {tuple(f) for f in features[mask].tolist()} >= {(1.0, 1.0), (0.0, 0.0)}
+    shared = [{**m, "candidate_titles": [m["mention"]] * len(m["candidate_titles"])}
+              for m in batch["metadata"]]
+    with torch.no_grad():
+        same = wide(**{**batch, "metadata": shared})
+    wide.get_metrics(reset=True)
+    assert torch.allclose(same["probabilities"], plain["probabilities"], atol=1e-6)
+
+
+def test_name_features_need_metadata(experiment):
+    model, batch, _ = model_and_batch(_with_name_features(experiment), "validation_dataset_reader")
+    with pytest.raises(ValueError, match="needs the reader's metadata"):
+        model(**{k: v for k, v in batch.items() if k != "metadata"})
+
+
+def _with_name_features(experiment: Params) -> Params:
+    params = experiment.duplicate().as_dict()
+    params["model"]["name_features"] = True
+    return Params(params)

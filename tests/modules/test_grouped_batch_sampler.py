@@ -17,7 +17,8 @@ def _instances(worlds_and_mentions):
 
 def _sampler(**extra) -> BatchSampler:
     return BatchSampler.from_params(Params({
-        "type": "grouped", "batch_size": extra.pop("batch_size", 4), "key_fields": ["world", "mention"],
+        "type": "grouped", "batch_size": extra.pop("batch_size", 4),
+        "key_fields": ["world", "mention"],
         "remove": "shared_", "only": "^docred_", **extra}))
 
 

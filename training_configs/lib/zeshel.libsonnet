@@ -145,7 +145,7 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
   extra_worlds_linker(model, extra, candidates_dir, layers=3, train_length=192, epochs=1,
                       batches_per_epoch=null, lr=5e-5, head_lr=2e-3, match_ngram=3,
                       dropout=0.0, scheduler=null, train_candidates='tfidf_candidates',
-                      read_length=null, group_twins=false)::
+                      read_length=null, group_twins=false, name_features=false)::
     $.linker(
       model,
       'fixtures/zeshel_demo',
@@ -171,6 +171,8 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
       },
       model+: {
         dropout: dropout,
+        // name_features: the ranker's wide part, two weights on name overlap (learn at 1e-2)
+        [if name_features then 'name_features']: true,
         pooler: { type: 'bag_of_embeddings', embedding_dim: 384, averaged: true },
         text_field_embedder+: { token_embedders+: { tokens+: {
           num_layers: layers,
@@ -191,6 +193,7 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
         optimizer+: {
           parameter_groups: [
             [['^_scorer\\.', 'token_type_embeddings'], { lr: head_lr, weight_decay: 0.0 }],
+          ] + (if name_features then [[['^_name_scorer\\.'], { lr: 1e-2, weight_decay: 0.0 }]] else []) + [
             [['^_embedder\\..*(bias|LayerNorm\\.weight)$'], { weight_decay: 0.0 }],
           ],
         },

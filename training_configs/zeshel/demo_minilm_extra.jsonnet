@@ -33,4 +33,5 @@ zeshel.extra_worlds_linker(
   // the model reads longer pairs badly (validation, 404 mentions: 345 right at 256, 300 at 1024).
   read_length=256,
   group_twins=std.parseJson(std.extVar('LONGENT_GROUP_TWINS')),
+  name_features=std.parseJson(std.extVar('LONGENT_NAME_FEATURES')),
 )

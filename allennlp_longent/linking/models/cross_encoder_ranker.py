@@ -1,6 +1,13 @@
 """Cross-encoder candidate ranking for zero-shot entity linking (Logeswaran et al. 2019, §5.2;
 Yao et al. 2020, §4): score(m, e) = w · pool(Transformer([CLS] context [SEP] entity [SEP])),
 trained with softmax cross-entropy over each mention's candidates.
+
+With ``name_features``, a wide part beside the deep one (Cheng et al. 2016, wide & deep):
+score(m, e) += u · [dice(m, e), exact(m, e)], the Dice overlap of the mention's and e's bare
+title's content words and 1 when they are equal, u two learned weights. On candidates that share
+the mention's name the two features are equal and the softmax ignores u, so what those teach
+(read the page) and what candidates with other names teach (read the name) no longer pull the
+same weights.
 """
 
 from typing import Any, Dict, List, Optional
@@ -12,6 +19,7 @@ from allennlp.modules import Seq2VecEncoder, TextFieldEmbedder
 from allennlp.modules.seq2vec_encoders import ClsPooler
 from allennlp.nn import InitializerApplicator, util
 
+from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, dice
 from allennlp_longent.linking.metrics.zeshel_accuracy import ZeshelAccuracy
 
 
@@ -27,6 +35,8 @@ class CrossEncoderRanker(Model):
     candidate_chunk_size : pairs encoded per transformer call. Padding candidates are never
         encoded, and each chunk is cut to its longest pair. In evaluation this bounds memory at
         one chunk of activations; in training, combine it with gradient checkpointing.
+    name_features : adds the wide part of the module docstring (``_name_scorer``, initialised
+        to 0); it reads the mention and titles from the reader's metadata.
     """
 
     def __init__(
@@ -37,6 +47,7 @@ class CrossEncoderRanker(Model):
         dropout: float = 0.1,
         candidate_chunk_size: int = 16,
         long_threshold: int = 512,
+        name_features: bool = False,
         initializer: Optional[InitializerApplicator] = None,
         **kwargs,
     ) -> None:
@@ -47,9 +58,12 @@ class CrossEncoderRanker(Model):
         self._pooler = pooler or ClsPooler(text_field_embedder.get_output_dim())
         self._dropout = torch.nn.Dropout(dropout)
         self._scorer = torch.nn.Linear(self._pooler.get_output_dim(), 1)
+        self._name_scorer = torch.nn.Linear(2, 1, bias=False) if name_features else None
         self.candidate_chunk_size = candidate_chunk_size
         self._accuracy = ZeshelAccuracy(long_threshold=long_threshold)
         (initializer or InitializerApplicator())(self)
+        if self._name_scorer is not None:
+            torch.nn.init.zeros_(self._name_scorer.weight)
 
     def forward(  # type: ignore[override]
         self,
@@ -61,6 +75,12 @@ class CrossEncoderRanker(Model):
         mask = util.get_text_field_mask(pairs, num_wrapping_dims=1)
         candidate_mask = mask.any(-1)
         scores = self._score_pairs(pairs, mask, candidate_mask)
+        if self._name_scorer is not None:
+            if metadata is None:
+                raise ValueError("name_features needs the reader's metadata (mention, titles)")
+            features = name_features(metadata, candidate_mask.shape).to(scores.device)
+            wide = self._name_scorer(features).squeeze(-1)
+            scores = torch.where(candidate_mask, scores + wide, scores)
         probabilities = util.masked_softmax(scores, candidate_mask)
         output = {
             "scores": scores,
@@ -123,6 +143,19 @@ class CrossEncoderRanker(Model):
         return self._accuracy.get_metric(reset)
 
     default_predictor = "cross_encoder_linker"
+
+
+def name_features(metadata: List[Dict[str, Any]], shape: torch.Size) -> torch.Tensor:
+    """(batch, candidates, 2): Dice overlap and exact equality of the mention's and each
+    candidate's bare title's content words (module docstring); 0 for padding."""
+    features = torch.zeros(*shape, 2)
+    for row, entry in enumerate(metadata):
+        mention = bare_title(entry["mention"])
+        words = bm25_tokens(mention)
+        for column, title in enumerate(entry["candidate_titles"]):
+            features[row, column, 0] = dice(words, bm25_tokens(bare_title(title)))
+            features[row, column, 1] = float(bare_title(title) == mention)
+    return features
 
 
 def add_ranking(output_dict: Dict[str, Any]) -> Dict[str, Any]:
