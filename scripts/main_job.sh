@@ -2,8 +2,9 @@
 # The main job: the "Link your own knowledge base" steps of docs/linking.md on the bundled demo
 # worlds (fixtures/zeshel_demo). Extends MiniLM to 1024 positions (E_repeat); fits the cascade's
 # first stage (BM25 re-scored by context evidence) on five training worlds with `allennlp train`;
-# trains a cross-encoder re-ranker (3 layers, one pass at a constant rate) on 12 generated
-# training worlds (`make_zeshel_demo.py --extra-worlds`, written under the run folder and removed
+# trains a cross-encoder re-ranker (3 layers and a wide part for names, one pass at a constant
+# rate) on 12 generated training worlds (`make_zeshel_demo.py --extra-worlds`, written under the
+# run folder and removed
 # after training; LONGENT_EXTRA_WORLDS changes the count) with the first stage's top candidates
 # of those worlds as negatives (`longent first-stage-candidates`), and on real prose: the first
 # LONGENT_PROSE_DOCS (450) documents of Re-DocRED's dev set (LONGENT_PROSE_DATA, default
@@ -63,8 +64,8 @@ export LONGENT_DEMO_EXTRA="$run/extra_worlds"
   --splits train --output-dir "$LONGENT_DEMO_EXTRA/first_stage_candidates" --overwrite | sed 's/^/  /'
 # real prose beside them (round 13): Re-DocRED documents as worlds, once with each entity's own
 # name and once with every candidate renamed to the gold's (only what a page says decides);
-# trained on both, the re-ranker reads such prose, and free text in two runs of three
-# (docs/linking.md, "Real prose where the name decides nothing")
+# with the ranker's wide part for names (round 15, LONGENT_NAME_FEATURES) it reads such prose and
+# the free-text dev sets in both seeds tried (docs/linking.md, "A wide part for names")
 prose="${LONGENT_PROSE_DATA-../shared/data/re-docred/dev_revised.json}"
 if [ "$prose" = none ]; then
   echo "  LONGENT_PROSE_DATA=none: the re-ranker trains on the generated worlds alone"

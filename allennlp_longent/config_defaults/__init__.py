@@ -41,7 +41,7 @@ def config_defaults() -> Dict[str, str]:
         "LONGENT_LINKING_CANDIDATES": "runs/linking/candidates",
         "LONGENT_DEMO_EXTRA": "runs/main_job/extra_worlds",
         "LONGENT_GROUP_TWINS": "false",
-        "LONGENT_NAME_FEATURES": "false",
+        "LONGENT_NAME_FEATURES": "true",
         "LONGENT_CURVE_LAYERS": "3",
         "LONGENT_CURVE_EPOCHS": "12",
         "LONGENT_CURVE_BATCHES": "25",

@@ -18,6 +18,10 @@
 // read whole at up to 1024 pieces. The warm-up is counted in batches (`polynomial_decay` with
 // power 0): transformers' `constant_with_warmup`, which AllenNLP steps once per epoch, kept a
 // one-epoch run at learning rate 0.
+// LONGENT_NAME_FEATURES (default true, round 15): the ranker's wide part, two learned weights on
+// the mention/title overlap beside the deep score; without it, whether one pass learned to read
+// names at all was a draw of the batch order (docs/linking.md, "A wide part for names").
+// LONGENT_GROUP_TWINS (default false): the "grouped" batch sampler, tried and not adopted.
 local zeshel = import '../lib/zeshel.libsonnet';
 
 zeshel.extra_worlds_linker(
