@@ -4,10 +4,10 @@
 # first stage (BM25 re-scored by context evidence) on five training worlds with `allennlp train`;
 # trains a cross-encoder re-ranker (3 layers and a wide part for names, one pass at a constant
 # rate) on 12 generated training worlds (`make_zeshel_demo.py --extra-worlds`, written under the
-# run folder and removed
-# after training; LONGENT_EXTRA_WORLDS changes the count) with the first stage's top candidates
-# of those worlds as negatives (`longent first-stage-candidates`), and on real prose: the first
-# LONGENT_PROSE_DOCS (450) documents of Re-DocRED's dev set (LONGENT_PROSE_DATA, default
+# run folder and removed after training; LONGENT_EXTRA_WORLDS changes the count) with the first
+# stage's top candidates of those worlds as negatives (`longent first-stage-candidates`), and on
+# real prose: the first LONGENT_PROSE_DOCS (450) documents of Re-DocRED's dev set
+# (LONGENT_PROSE_DATA, default
 # ../shared/data/re-docred/dev_revised.json; a warning says when it is absent, `none` leaves it
 # out) turned into worlds by `docred_linking_worlds.py`, plain and --shared-name; validated on the first stage's
 # candidates of a sixth world; calibrates the cascade on that sixth world (`longent calibrate`), writing one archive,
@@ -65,7 +65,7 @@ export LONGENT_DEMO_EXTRA="$run/extra_worlds"
 # real prose beside them (round 13): Re-DocRED documents as worlds, once with each entity's own
 # name and once with every candidate renamed to the gold's (only what a page says decides);
 # with the ranker's wide part for names (round 15, LONGENT_NAME_FEATURES) it reads such prose and
-# the free-text dev sets in both seeds tried (docs/linking.md, "A wide part for names")
+# the free-text dev sets in all three seeds tried (docs/linking.md, "A wide part for names")
 prose="${LONGENT_PROSE_DATA-../shared/data/re-docred/dev_revised.json}"
 if [ "$prose" = none ]; then
   echo "  LONGENT_PROSE_DATA=none: the re-ranker trains on the generated worlds alone"

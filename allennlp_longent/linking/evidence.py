@@ -56,7 +56,7 @@ from typing import (
 
 import numpy as np
 
-from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, dice
+from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, name_match
 from allennlp_longent.linking.candidates.generator import MentionQuery
 
 if TYPE_CHECKING:
@@ -241,16 +241,15 @@ class ContextEvidence:
                                          for f in self.fact_vectors(found)])
                         fact = best - best.max()
             own = np.array([float(e.id == query.document_id) for e in found])
-            title = np.array([float(bare_title(e.title) == bare_title(query.mention))
-                              for e in found])
             retrieved = np.asarray(scores, dtype=np.float64)
             top = retrieved.max()
             share = retrieved / top if top > 0 else np.zeros(len(found))
             context, names = window_words(query.words, query.start, query.end, window)
             pages = [page_words(e) for e in found]
             mention_words = bm25_tokens(query.mention)
-            overlap = np.array([dice(mention_words, bm25_tokens(bare_title(e.title)))
-                                for e in found])
+            bare = bare_title(query.mention)
+            overlap, title = np.array([name_match(mention_words, bare, e.title)
+                                       for e in found]).T
             qualifier = np.array([_qualifier(qualifier_words(e.title), context) for e in found])
             said = set(mention_words)
             unmatched = np.array([len(said - page) / max(len(said), 1) for page in pages])

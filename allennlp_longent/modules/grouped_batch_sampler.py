@@ -18,7 +18,7 @@ instances, a group never split.
 
 import random
 import re
-from typing import Dict, Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence, Union
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.data.instance import Instance
@@ -45,7 +45,7 @@ class GroupedBatchSampler(BatchSampler):
 
     def groups(self, instances: Sequence[Instance]) -> List[List[int]]:
         """Instance indices per group, in order of each group's first instance."""
-        groups: Dict[str, List[int]] = {}
+        groups: Dict[Union[str, int], List[int]] = {}  # ungrouped: its own index as the key
         for index, instance in enumerate(instances):
             field = instance.fields.get("metadata")
             metadata = getattr(field, "metadata", None) or {}
@@ -54,10 +54,9 @@ class GroupedBatchSampler(BatchSampler):
                 raise ConfigurationError(
                     f"grouped batch sampler: instance {index} has no metadata field "
                     f"{missing[0]!r} to group by")
+            key: Union[str, int] = index
             if self.only.search(str(metadata[self.key_fields[0]])):
                 key = "\t".join(self.remove.sub("", str(metadata[k])) for k in self.key_fields)
-            else:
-                key = f"\x00{index}"
             groups.setdefault(key, []).append(index)
         large = [g for g in groups.values() if len(g) > self.batch_size]
         if large:

@@ -146,6 +146,10 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
                       batches_per_epoch=null, lr=5e-5, head_lr=2e-3, match_ngram=3,
                       dropout=0.0, scheduler=null, train_candidates='tfidf_candidates',
                       read_length=null, group_twins=false, name_features=false)::
+    local head_group = [['^_scorer\\.', 'token_type_embeddings'], { lr: head_lr, weight_decay: 0.0 }];
+    // name_features: the ranker's wide part, two weights on name overlap, learn at 1e-2
+    local name_group = [['^_name_scorer\\.'], { lr: 1e-2, weight_decay: 0.0 }];
+    local no_decay = [['^_embedder\\..*(bias|LayerNorm\\.weight)$'], { weight_decay: 0.0 }];
     $.linker(
       model,
       'fixtures/zeshel_demo',
@@ -171,7 +175,6 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
       },
       model+: {
         dropout: dropout,
-        // name_features: the ranker's wide part, two weights on name overlap (learn at 1e-2)
         [if name_features then 'name_features']: true,
         pooler: { type: 'bag_of_embeddings', embedding_dim: 384, averaged: true },
         text_field_embedder+: { token_embedders+: { tokens+: {
@@ -191,11 +194,7 @@ local reader(model, max_length, top_k, missing_gold, candidates_dir, layout='pai
       evaluate_on_test: false,
       trainer+: {
         optimizer+: {
-          parameter_groups: [
-            [['^_scorer\\.', 'token_type_embeddings'], { lr: head_lr, weight_decay: 0.0 }],
-          ] + (if name_features then [[['^_name_scorer\\.'], { lr: 1e-2, weight_decay: 0.0 }]] else []) + [
-            [['^_embedder\\..*(bias|LayerNorm\\.weight)$'], { weight_decay: 0.0 }],
-          ],
+          parameter_groups: [head_group] + (if name_features then [name_group] else []) + [no_decay],
         },
         learning_rate_scheduler: if scheduler == null
         then { type: 'linear_with_warmup', warmup_steps: 10 } else scheduler,

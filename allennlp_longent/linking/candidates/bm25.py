@@ -19,7 +19,7 @@ import json
 import logging
 import re
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 import bm25s
 import numpy as np
@@ -72,6 +72,15 @@ def dice(query: Sequence[str], title: Sequence[str]) -> float:
     """Dice overlap of two token sets; 0 when both are empty."""
     q, t = set(query), set(title)
     return 2 * len(q & t) / (len(q) + len(t)) if q or t else 0.0
+
+
+def name_match(words: Sequence[str], bare: str, title: str) -> Tuple[float, float]:
+    """How a mention's name matches a candidate's title: the Dice overlap of the mention's
+    content ``words`` and the title's bare title's, and 1.0 when the mention's ``bare`` title
+    equals the candidate's (the first stage's ``overlap`` and ``title_match``, the
+    cross-encoder's ``name_features``)."""
+    title = bare_title(title)
+    return dice(words, bm25_tokens(title)), float(title == bare)
 
 
 @CandidateGenerator.register("bm25")

@@ -19,7 +19,7 @@ from allennlp.modules import Seq2VecEncoder, TextFieldEmbedder
 from allennlp.modules.seq2vec_encoders import ClsPooler
 from allennlp.nn import InitializerApplicator, util
 
-from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, dice
+from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, name_match
 from allennlp_longent.linking.metrics.zeshel_accuracy import ZeshelAccuracy
 
 
@@ -146,15 +146,14 @@ class CrossEncoderRanker(Model):
 
 
 def name_features(metadata: List[Dict[str, Any]], shape: torch.Size) -> torch.Tensor:
-    """(batch, candidates, 2): Dice overlap and exact equality of the mention's and each
-    candidate's bare title's content words (module docstring); 0 for padding."""
+    """(batch, candidates, 2): :func:`~allennlp_longent.linking.candidates.bm25.name_match` of the
+    mention's bare title and each candidate's title (module docstring); 0 for padding."""
     features = torch.zeros(*shape, 2)
     for row, entry in enumerate(metadata):
-        mention = bare_title(entry["mention"])
-        words = bm25_tokens(mention)
+        bare = bare_title(entry["mention"])
+        words = bm25_tokens(bare)
         for column, title in enumerate(entry["candidate_titles"]):
-            features[row, column, 0] = dice(words, bm25_tokens(bare_title(title)))
-            features[row, column, 1] = float(bare_title(title) == mention)
+            features[row, column] = torch.tensor(name_match(words, bare, title))
     return features
 
 
