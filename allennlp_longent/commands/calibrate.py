@@ -6,7 +6,8 @@
 - ``longent calibrate --first-stage A [--cross-encoder B] VAL_MENTIONS --output C``: scores the
   validation mentions with the cascade and writes the calibrated ``cascade_linker`` archive C
   (weight, temperature, NIL option, sign test: :func:`allennlp_longent.linking.cascade.calibrate`);
-  evaluation never recalibrates;
+  with ``--text-dev SET...`` also the weight for free text, chosen on those sets as the spaCy
+  component links them; evaluation never recalibrates;
 - ``longent linking-report METRICS.json``: the table of ``allennlp evaluate``'s output with 95 %
   Wilson intervals; ``--check`` exits 1 when the cascade misses its baselines.
 """
@@ -60,6 +61,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            help="NIL when a name word of the mention (capitalised, not an "
                                 "honorific) is written on none of its candidates' pages "
                                 "(default: on)")
+    calibrate.add_argument("--text-dev", type=Path, nargs="+", default=[], metavar="SET",
+                           help="free-text sets (kb.jsonl, paragraphs.jsonl) to choose the "
+                                "re-ranker's weight for free text on, as the spaCy component "
+                                "links them (default: none, free text gets the weight above)")
     calibrate.add_argument("--significance", type=float, default=0.05,
                            help="the sign test's level for keeping a re-ranker weight > 0")
     calibrate.add_argument("--batch-size", type=int, default=8, help="mentions per model call")
@@ -149,6 +154,8 @@ def run_calibrate(args: argparse.Namespace) -> None:
         model_archive(args.cross_encoder)
     if args.documents_dir is not None:
         existing_dir(args.documents_dir, "documents folder")
+    for directory in args.text_dev:
+        existing_dir(directory, "free-text set", "paragraphs.jsonl")
     refuse_existing([args.output], args.overwrite)
     first = _first_stage(args.first_stage)
     mentions = _mentions(args.mentions, args.documents_dir)
@@ -173,9 +180,40 @@ def run_calibrate(args: argparse.Namespace) -> None:
     fitted.validation.update({"retriever": first.kbs.retriever, "mentions_file": str(args.mentions),
                               "first_stage": Path(args.first_stage).name})
     _print_validation(fitted, args.rerank_k)
+    if args.text_dev:
+        _calibrate_text(fitted, args, model_config)
     with atomic_file(args.output) as partial:
         write_cascade_archive(partial, fitted, args.cross_encoder, **model_config)
     print(f"calibrated cascade written to {args.output}")
+
+
+def _calibrate_text(fitted, args: argparse.Namespace, model_config: dict) -> None:
+    """``fitted.text_weight``: λ chosen as :func:`~allennlp_longent.linking.cascade.choose_weight`
+    does, on the spans of the ``--text-dev`` sets linked by ``longent_linker`` with the archive
+    calibrated so far (free text is not the validation world's style: there λ may differ)."""
+    import tempfile
+
+    from allennlp_longent.linking.cascade import WEIGHTS, choose_weight
+    from allennlp_longent.linking.freetext import outcomes_by_weight, read_set
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    sets = [read_set(directory) for directory in args.text_dev]
+    weights = WEIGHTS[::2] if args.cross_encoder is not None else (0.0,)
+    with tempfile.TemporaryDirectory() as scratch:
+        draft = write_cascade_archive(Path(scratch) / "draft.tar.gz", fitted,
+                                      args.cross_encoder, **model_config)
+        outcomes = outcomes_by_weight(sets, str(draft), weights, Path(scratch))
+    fitted.text_weight, chosen = choose_weight(outcomes, args.significance)
+    counts = {str(w): sum(right) for w, right in outcomes.items()}
+    fitted.validation["text"] = {"sets": [d.name for d in args.text_dev],
+                                 "spans": len(outcomes[0.0]), "accuracy_by_weight": counts,
+                                 "sign_test": chosen}
+    print(f"free text ({', '.join(d.name for d in args.text_dev)}: {len(outcomes[0.0])} spans, "
+          f"the spaCy component's rules on): right by weight "
+          + ", ".join(f"{w} {c}" for w, c in counts.items()))
+    print(f"the most accurate weight {chosen['weight']} fixed {chosen['fixed']} and broke "
+          f"{chosen['broken']} spans against weight 0: sign test p = {chosen['p_value']:.3f}; "
+          f"free text gets weight {fitted.text_weight}")
 
 
 def _print_validation(settings, k: int) -> None:

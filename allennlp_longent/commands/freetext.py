@@ -90,7 +90,10 @@ def run(args: argparse.Namespace) -> None:
         model = _model_config(args.model)
         c, reranks = model["calibration"], bool(model.get("cross_encoder"))
         rule = bool(c.get("unwritten_nil"))
-        print(f"{args.model}: re-ranker weight {c.get('weight')}, NIL score "
+        text = c.get("text_weight")
+        print(f"{args.model}: re-ranker weight {c.get('weight')}"
+              + ("" if text is None else f" (free text: {text}, longent calibrate --text-dev)")
+              + f", NIL score "
               f"{c.get('nil_score')}, temperature {c.get('temperature')}")
     failed = []
     with tempfile.TemporaryDirectory() as scratch:

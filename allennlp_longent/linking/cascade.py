@@ -47,7 +47,7 @@ import logging
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -77,6 +77,7 @@ class CascadeSettings:
     top_k: int = 64
     rerank_k: int = 8
     weight: float = 0.5
+    text_weight: Optional[float] = None  # λ for free text (spaCy); None: ``weight``
     temperature: float = 1.0
     threshold: float = 0.0
     nil_score: Optional[float] = None
@@ -178,6 +179,7 @@ class Cascade:
         if self.settings.rerank_k < 1 or self.settings.top_k < 1 or batch_size < 1:
             raise ValueError(f"top_k, rerank_k and batch_size must be positive: {self.settings}")
         self.batch_size = batch_size
+        self.rerank_cache: Optional[Dict[tuple, np.ndarray]] = None  # a dict: reuse scores
         self.evidence = evidence
         if evidence is not None and self.settings.evidence:
             evidence.settings = EvidenceSettings(**self.settings.evidence)
@@ -242,11 +244,19 @@ class Cascade:
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities and (
                 rerank_all or not (self.settings.title_abstain and s.exact_title))]
+            cache = self.rerank_cache
+            keys = {i: _rerank_key(queries[i], scored[i]) for i in pending} if cache is not None \
+                else {}
+            pending = [i for i in pending if keys.get(i) not in (cache or {})]
             for start in range(0, len(pending), self.batch_size):
                 batch = pending[start : start + self.batch_size]
                 outputs = self._rerank([queries[i] for i in batch], [scored[i] for i in batch])
                 for i, rerank in zip(batch, outputs):
                     scored[i].rerank = rerank
+                    if cache is not None:
+                        cache[keys[i]] = rerank
+            for i, key in keys.items():
+                scored[i].rerank = cache[key]
         return scored
 
     def _rerank(self, queries: Sequence[Query], scored: Sequence[Scored]) -> List[np.ndarray]:
@@ -302,6 +312,13 @@ class Cascade:
         return NIL
 
 
+def _rerank_key(query: Query, item: Scored) -> tuple:
+    """What the cross-encoder's scores of a mention depend on: its words, its place among them
+    and its candidates in order."""
+    mention = as_mention_query(query)
+    return tuple(mention.words), mention.start, mention.end, tuple(e.id for e in item.entities)
+
+
 def links(probabilities: np.ndarray, threshold: float = 0.0,
           unwritten: Optional[Sequence[Sequence[str]]] = None) -> bool:
     """Whether the best candidate is linked: its probability is at least that of NIL,
@@ -347,11 +364,11 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
         fitted.retrieval_scale = _scale(np.concatenate([i.retrieval for i in items]))
         if has_rerank:
             fitted.rerank_scale = _scale(np.concatenate([i.rerank for i in items]))
-    counts = {w: accuracy(scored, golds, w, fitted) for w in (WEIGHTS if has_rerank else (0.0,))}
-    best_weight = max(counts, key=lambda w: (counts[w], -w))
-    fixed, broken = _disagreements(scored, golds, best_weight, fitted)
-    p_value = sign_test(fixed, broken)
-    fitted.weight = best_weight if p_value <= significance else 0.0
+    right = {w: _right(scored, golds, w, fitted) for w in (WEIGHTS if has_rerank else (0.0,))}
+    counts = {w: sum(r) for w, r in right.items()}
+    fitted.weight, chosen = choose_weight(right, significance)
+    best_weight, fixed, broken, p_value = (chosen[k] for k in ("weight", "fixed", "broken",
+                                                                "p_value"))
     # (combined scores, index of the right answer or None for NIL, which set, the candidates'
     # unwritten name words or None) as they are (0) and without the gold (1); the two sets weigh
     # 1 - nil_rate and nil_rate in all
@@ -412,17 +429,28 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     return fitted
 
 
-def _disagreements(scored: Sequence[Scored], golds: Sequence[Optional[str]], weight: float,
-                   settings: CascadeSettings) -> Tuple[int, int]:
-    """Mentions right with ``weight`` and wrong with λ = 0 (fixed), and the reverse (broken)."""
-    fixed = broken = 0
-    for item, gold in zip(scored, golds):
-        if item.entities:
-            right = [item.entities[combine(item, w, settings)[0][0]].id == gold
-                     for w in (weight, 0.0)]
-            fixed += right[0] and not right[1]
-            broken += right[1] and not right[0]
-    return fixed, broken
+def _right(scored: Sequence[Scored], golds: Sequence[Optional[str]], weight: float,
+           settings: CascadeSettings) -> List[bool]:
+    """Per mention with candidates, whether its first candidate with ``weight`` is the gold."""
+    return [item.entities[combine(item, weight, settings)[0][0]].id == gold
+            for item, gold in zip(scored, golds) if item.entities]
+
+
+def choose_weight(right: Dict[float, Sequence[bool]], significance: float = 0.05
+                  ) -> Tuple[float, dict]:
+    """λ from per-mention outcomes ``right[λ]`` (the same mentions for every λ, 0 among them):
+    the λ right most often, ties to the smaller, kept only if its gain over λ = 0 passes a
+    one-sided sign test at ``significance`` on the mentions where the two differ, else 0.
+    Returns λ and what the choice saw."""
+    if 0.0 not in right:
+        raise ValueError(f"choose_weight needs the outcomes at weight 0, got {sorted(right)}")
+    best = max(right, key=lambda w: (sum(right[w]), -w))
+    fixed = sum(a and not b for a, b in zip(right[best], right[0.0]))
+    broken = sum(b and not a for a, b in zip(right[best], right[0.0]))
+    p_value = sign_test(fixed, broken)
+    return (best if p_value <= significance else 0.0), {
+        "weight": best, "fixed": fixed, "broken": broken, "p_value": p_value,
+        "significance": significance}
 
 
 def sign_test(fixed: int, broken: int) -> float:

@@ -223,3 +223,29 @@ def evaluate(data: FreeTextSet, linkers: Dict[str, Linker]
                  for ent, span in zip(doc.ents, paragraph.spans) if span.kb_id is not None]
         results[name] = (LinkCounts.of(found, gold), seconds, found)
     return results
+
+
+def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequence[float],
+                       scratch: Path) -> Dict[float, List[bool]]:
+    """Per re-ranker weight λ, whether each span of ``sets`` that names something is linked right
+    by ``longent_linker`` with the cascade archive ``model`` at λ (its rules as a spaCy user gets
+    them); the cross-encoder runs once per mention. ``scratch``: where the sets' knowledge bases
+    are written."""
+    import spacy
+
+    outcomes: Dict[float, List[bool]] = {w: [] for w in weights}
+    blank = spacy.blank("en")
+    for data in sets:
+        kb_dir = save_kb(data.entities, scratch / data.name / "kb")
+        component = spacy.blank("en").add_pipe(
+            "longent_linker", config={"kb": str(kb_dir), "model": model, "weight": 1.0})
+        cascade = component.cascade()
+        cascade.rerank_cache = {}
+        gold = data.gold()
+        for weight in weights:
+            cascade.settings.weight = weight
+            docs = list(component.pipe(gold_docs(blank, data.paragraphs)))
+            found = [ent.kb_id_ or NIL for doc, paragraph in zip(docs, data.paragraphs)
+                     for ent, span in zip(doc.ents, paragraph.spans) if span.kb_id is not None]
+            outcomes[weight] += [f == g for f, g in zip(found, gold)]
+    return outcomes

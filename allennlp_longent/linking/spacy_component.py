@@ -116,10 +116,12 @@ def make_longent_linker(
     sentence-transformers folder) re-indexes the KB in memory instead of using its own index;
     ``threshold`` overrides the calibrated one (0 when neither is given); ``rerank_k`` the
     calibrated one; ``weight`` the calibrated re-ranker weight λ (0: the archive's first stage
-    with its NIL option, without loading the cross-encoder); ``unwritten_nil`` the archive's rule
-    that a mention with a name word on no candidate's page is NIL (``longent calibrate
-    --unwritten-nil``; it also works without ``model``); ``name_coreference``: a person span
-    that shortens an earlier one takes its link (module docstring); ``label_agreement``: among
+    with its NIL option, without loading the cross-encoder; None: the archive's λ for free text,
+    ``longent calibrate --text-dev``, when it has one, else its λ); ``unwritten_nil`` the
+    archive's rule that a mention with a name word on no candidate's page is NIL (``longent
+    calibrate --unwritten-nil``; it also works without ``model``); ``name_coreference``: a
+    person span that shortens an earlier one takes its link (module docstring);
+    ``label_agreement``: among
     the first ``rerank_k`` candidates, those whose page's pronouns clash with the span's label
     (:mod:`allennlp_longent.linking.kinds`) go after the others; ``article_agreement``: for a
     name written after "the", the candidates read as persons whose page does not name them after
@@ -223,6 +225,8 @@ class LongentLinker:
                 settings.threshold = self.threshold
             if self.weight is not None:
                 settings.weight = self.weight
+            elif settings.text_weight is not None:  # calibrated on free text (--text-dev)
+                settings.weight = settings.text_weight
             if self.unwritten_nil is not None:
                 settings.unwritten_nil = self.unwritten_nil
             if linker is None:

@@ -11,6 +11,7 @@ from allennlp_longent.linking.cascade import (
     Scored,
     accuracy,
     calibrate,
+    choose_weight,
     combine,
     exact_title,
     links,
@@ -225,6 +226,22 @@ def test_a_validation_gain_that_could_be_chance_gives_the_reranker_no_weight():
     assert calibrate(items, golds, CascadeSettings(rerank_k=2), significance=0.2).weight > 0.5
 
 
+def test_choose_weight_by_hand():
+    """Outcomes of six mentions at three weights: 0.5 is right on 5, 1.0 on 5 too (ties go to
+    the smaller weight), 0 on 2; against 0, 0.5 fixes mentions 0, 1, 2 and 3 and breaks 5."""
+    right = {0.0: [0, 0, 0, 0, 1, 1], 0.5: [1, 1, 1, 1, 1, 0], 1.0: [1, 1, 1, 1, 0, 1]}
+    right = {w: [bool(x) for x in r] for w, r in right.items()}
+    weight, seen = choose_weight(right, significance=0.2)
+    assert (seen["weight"], seen["fixed"], seen["broken"]) == (0.5, 4, 1)
+    assert seen["p_value"] == pytest.approx(6 / 32) and weight == 0.5  # 6/32 <= 0.2
+    assert choose_weight(right, significance=0.05)[0] == 0.0
+    same = {0.0: [True, False], 0.3: [True, False]}
+    assert choose_weight(same) == (0.0, {"weight": 0.0, "fixed": 0, "broken": 0, "p_value": 1.0,
+                                         "significance": 0.05})
+    with pytest.raises(ValueError, match="weight 0"):
+        choose_weight({0.5: [True]})
+
+
 def test_the_nil_option_decides_and_a_user_threshold_is_a_floor():
     assert links(np.array([0.5, 0.2]))  # NIL 0.3
     assert not links(np.array([0.3, 0.2]))  # NIL 0.5 beats the best candidate
@@ -285,6 +302,20 @@ def test_an_abstaining_reranker_is_not_run_when_linking_but_is_when_calibrating(
     cascade.settings.title_abstain = False
     [island] = cascade.score(["Vell Island"])
     assert cascade.best(cascade.ranked(island)) == "Q2"  # the re-ranker overrules the title
+
+
+def test_a_rerank_cache_runs_the_reranker_once_per_mention_and_candidates():
+    kb = KnowledgeBase()
+    kb.add([Entity("Q1", "Vell Island", "an island"), Entity("Q2", "Vell Harbour", "a harbour")])
+    cascade = _CountingCascade(kb, ranker=(None, None),
+                               settings=CascadeSettings(top_k=2, rerank_k=2, weight=0.5))
+    first = cascade.score(["Vell", "Vell Harbour"])
+    assert cascade.reranked == ["Vell", "Vell Harbour"]
+    cascade.rerank_cache = {}
+    cascade.score(["Vell", "Vell Harbour"])
+    again = cascade.score(["Vell Harbour", "Vell", "Vell Island"])
+    assert cascade.reranked == ["Vell", "Vell Harbour"] * 2 + ["Vell Island"]
+    assert [a.rerank.tolist() for a in again[:2]] == [f.rerank.tolist() for f in first[::-1]]
 
 
 def corranders():

@@ -213,3 +213,62 @@ def test_weight_override_links_with_the_first_stage_alone(linker_files, tmp_path
     assert all(c["rerank_score"] is None for e in doc.ents for c in e._.longent_candidates)
     with pytest.raises(ValueError, match=r"weight=1\.5 must be in \[0, 1\]"):
         spacy.blank("en").add_pipe("longent_linker", config={"kb": str(kb), "weight": 1.5})
+
+
+def test_the_free_text_weight_is_the_components_unless_a_weight_is_configured(linker_files,
+                                                                                tmp_path):
+    """An archive calibrated with ``--text-dev`` to λ = 0 for free text links through spaCy
+    without opening its (broken) cross-encoder although its λ for zeshel mentions is 0.5; a
+    ``weight`` in the component's config overrides both."""
+    _, kb = linker_files
+    broken = tmp_path / "not_an_archive.tar.gz"
+    broken.write_text("not a tar file")
+    path = write_cascade_archive(tmp_path / "w.tar.gz",
+                                 CascadeSettings(weight=0.5, text_weight=0.0), str(broken))
+
+    def pipeline(**config):
+        nlp = spacy.blank("en")
+        nlp.add_pipe("entity_ruler").add_patterns(RULER_PATTERNS)
+        nlp.add_pipe("longent_linker", config={"model": str(path), "kb": str(kb), **config})
+        return nlp
+
+    doc = pipeline()(PARAGRAPH)
+    assert {e.text for e in doc.ents if e._.longent_status == "linked"} == {
+        "Mara Quill", "Grey Sea", "Arbor Lighthouse", "Vell Island"}
+    assert all(c["rerank_score"] is None for e in doc.ents for c in e._.longent_candidates)
+    with pytest.raises(Exception, match="not_an_archive|cross_encoder|tar"):
+        pipeline(weight=0.5)(PARAGRAPH)
+
+
+def test_the_free_text_sweep_links_as_the_component_does_at_each_weight(linker_files, tmp_path):
+    """``outcomes_by_weight`` (what ``longent calibrate --text-dev`` chooses λ on) gives, at each
+    weight, the outcomes of a spaCy component configured with that weight, with the cross-encoder
+    run once per mention."""
+    from allennlp_longent.linking.freetext import (
+        evaluate,
+        longent_linker,
+        outcomes_by_weight,
+        read_set,
+        save_kb,
+    )
+
+    folder = tmp_path / "set"
+    folder.mkdir()
+    (folder / "kb.jsonl").write_text((KB_FIXTURES / "entities.jsonl").read_text())
+    ids = {"Mara Quill": "Q_MARA", "Grey Sea": "Q_GREY", "Arbor Lighthouse": "Q_ARBOR",
+           "Tollan Ferry": "NIL", "Vell Island": "Q_VELL"}
+    spans, at = [], 0
+    for name, kb_id in list(ids.items()) + [("Mara Quill", "Q_MARA")]:
+        at = PARAGRAPH.index(name, at)
+        spans.append({"start_char": at, "end_char": at + len(name), "label": "PERSON",
+                      "kb_id": kb_id})
+        at += len(name)
+    (folder / "paragraphs.jsonl").write_text(json.dumps({"text": PARAGRAPH, "entities": spans}))
+    data = read_set(folder)
+    archive = cascade_of(linker_files[0])
+    outcomes = outcomes_by_weight([data], archive, (0.0, 0.5, 1.0), tmp_path / "scratch")
+    kb = save_kb(data.entities, tmp_path / "kb")
+    for weight, right in outcomes.items():
+        found = evaluate(data, {"w": longent_linker(kb, archive, weight=weight)})["w"][2]
+        assert right == [f == g for f, g in zip(found, data.gold())]
+        assert len(right) == 6

@@ -10,9 +10,9 @@ import spacy
 from conftest import FIXTURES, REPO_ROOT
 
 from allennlp_longent.linking.evaluation import LinkCounts, wilson
-from allennlp_longent.linking.freetext import gold_docs, read_paragraphs, read_set
+from allennlp_longent.linking.freetext import PARAGRAPHS_FILE, gold_docs, read_paragraphs, read_set
 
-SETS = ("dev", "dev2", "test", "test2", "test3")
+SETS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4")
 SCRIPT = REPO_ROOT / "scripts" / "demo_data" / "freetext_from_markup.py"
 
 
@@ -28,6 +28,16 @@ def test_every_fixture_span_is_on_token_boundaries_and_names_a_kb_entity_or_nil(
     assert set(gold) <= ids | {"NIL"}
     assert sum(g != "NIL" for g in gold) >= (60 if name == "test" else 30)
     assert gold.count("NIL") >= 5
+
+
+@pytest.mark.parametrize("name", [n for n in SETS if (FIXTURES / "freetext" / n / "markup.txt")
+                                  .is_file()])
+def test_a_sets_markup_converts_to_its_paragraphs(name, tmp_path):
+    folder = FIXTURES / "freetext" / name
+    subprocess.run([sys.executable, str(SCRIPT), str(folder / "markup.txt"),
+                    str(tmp_path / "p.jsonl")], check=True, capture_output=True)
+    assert ([json.loads(line) for line in (tmp_path / "p.jsonl").read_text().splitlines()]
+            == [json.loads(line) for line in (folder / PARAGRAPHS_FILE).read_text().splitlines()])
 
 
 def test_the_sets_share_no_entity_or_name():
