@@ -1,13 +1,16 @@
 """``longent freetext``: link the gold spans of free-text sets with every linker and print a table.
 
 A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_longent.linking.
-freetext`; ``fixtures/freetext/{dev,dev2,test,test2,test3}``). The first row is retrieval alone
+freetext`; ``fixtures/freetext/{dev,dev2,dev3,test,...}``). The first row is retrieval alone
 (BM25 with its title field, each span on its own). The second is retrieval with the rules that need
 no model: name coreference (a person span that shortens an earlier one takes its link), label
 agreement (a candidate whose page's pronouns clash with the span's label goes after the others),
-article agreement (after "the", a person named without one goes after the others) and, when the
+article agreement (after "the", a person named without one goes after the others), name
+agreement (a name with an initial, "L. Ambros", prefers the titles that write it; a name that is no
+title, the pages that give it as another name) and, when the
 archive given by ``--model`` has it, the ``unwritten_nil`` rule; ``--no-name-coreference``,
-``--no-label-agreement`` and ``--no-article-agreement`` leave the first three out of every row.
+``--no-label-agreement``, ``--no-article-agreement`` and ``--no-name-agreement`` leave the
+first four out of every row.
 With ``--model``, a ``cascade_linker`` archive (``longent calibrate``), come its first stage
 (weight 0: no cross-encoder) with the calibrated NIL option, the whole cascade as calibrated and,
 when the archive holds a cross-encoder, the cascade at weight 1 (the trained re-ranker's order of
@@ -59,6 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--article-agreement", action=argparse.BooleanOptionalAction,
                         default=True, help="longent_linker's article_agreement in every row but "
                         "the first (default: on, as the component's)")
+    parser.add_argument("--name-agreement", action=argparse.BooleanOptionalAction,
+                        default=True, help="longent_linker's name_agreement in every row but "
+                        "the first (default: on, as the component's)")
     parser.add_argument("--require", help="a system's name in the table that must beat "
                         "retrieval alone (exit 1 otherwise)")
     parser.set_defaults(func=reporting_errors(run))
@@ -102,10 +108,12 @@ def run(args: argparse.Namespace) -> None:
             data = read_set(directory)
             kb_dir = save_kb(data.entities, scratch / data.name / "kb")
             linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False,
-                                                 label_agreement=False, article_agreement=False)}
+                                                 label_agreement=False, article_agreement=False,
+                                                 name_agreement=False)}
             rules = {"name_coreference": args.name_coreference,
                      "label_agreement": args.label_agreement,
-                     "article_agreement": args.article_agreement}
+                     "article_agreement": args.article_agreement,
+                     "name_agreement": args.name_agreement}
             if rule or any(rules.values()):
                 linkers[RETRIEVAL_RULES] = longent_linker(kb_dir, unwritten_nil=rule, **rules)
             if args.model is not None:

@@ -24,6 +24,12 @@ A place span also prefers, when no candidate's title is its name, a candidate wh
 name with a word for a kind of place ("the Oast" is the River Oast, not the Great Oast Flood):
 ``place_order``.
 
+A name written with an initial ("L. Ambros") prefers, among the first ``k``, the candidates whose
+title writes that initial beside that name word ("Ludovic Ambros", not "Clara Ambros"):
+``initial_order`` (:func:`allennlp_longent.linking.names.initial_pairs`). A name that is no
+candidate's title prefers the candidates whose page gives it as their other name ("was called the
+Hohrain Tramway until 1921"): ``alias_order`` (:func:`allennlp_longent.linking.names.page_aliases`).
+
 English writes no article before a person's name: "the Mary Roe" is the locomotive, "the Vell
 company" the brewery. ``article_order`` moves, for a name written after "the", the candidates
 read as persons whose own page does not name them after "the" ("The Mary Roe is a steam
@@ -36,7 +42,14 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
 from allennlp_longent.linking.candidates.bm25 import bare_title
-from allennlp_longent.linking.names import HONORIFICS, PERSON_LABELS
+from allennlp_longent.linking.names import (
+    HONORIFICS,
+    PERSON_LABELS,
+    initial_pairs,
+    name_words,
+    page_aliases,
+    writes_initial,
+)
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
@@ -55,6 +68,7 @@ PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pon
 PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 def _words(text: str) -> Tuple[str, ...]:
@@ -160,3 +174,29 @@ def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable
     place = [set(words) < set(title) and set(title) - set(words) <= PLACE_NOUNS
              for title in titles]
     return _regroup(ranked, k, place, "place_title", first=True)
+
+
+def initial_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],
+                  k: int) -> List[dict]:
+    """For a mention with initials (:func:`~allennlp_longent.linking.names.initial_pairs`): the
+    candidates among the first ``k`` whose bare title writes every one of them go first, marked
+    ``initial_title``; unchanged when none or all of them do."""
+    pairs = initial_pairs(mention)
+    if not pairs:
+        return ranked
+    titles = [bare_title(title_of(c["id"])) for c in ranked[:k]]
+    return _regroup(ranked, k, [all(writes_initial(t, p) for p in pairs) for t in titles],
+                    "initial_title", first=True)
+
+
+def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+                k: int) -> List[dict]:
+    """For a mention whose name words are no bare title's among the first ``k``: the candidates
+    whose page gives those name words as another name of theirs go first, marked ``alias``;
+    unchanged when none or all of them do."""
+    words = tuple(t for t, _ in name_words(mention))
+    head = [entity_of(c["id"]) for c in ranked[:k]]
+    if not words or any(tuple(t for t, _ in name_words(_QUALIFIER.sub("", e.title))) == words
+                        for e in head):
+        return ranked
+    return _regroup(ranked, k, [words in page_aliases(e) for e in head], "alias", first=True)

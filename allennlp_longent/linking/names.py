@@ -16,6 +16,11 @@ one of its forms w
 - or, when t is written abbreviated (a trailing full stop, "Pt.", or two letters, "Ft"), starts
   with t's first letter and holds its letters in order ("port", "fort").
 
+An initial written beside a name word ("L. Ambros", "Ruth P.") is written by a page that writes
+a word with that first letter on the same side of that name word ("Ludovic Ambros", "Ruth
+Pennock", "L. Ambros"): "K. Ambros" among pages of Ludovic, Clara and Felix Ambros names a
+relative the KB lacks. ``initial_order`` puts the candidates whose title writes it first.
+
 Each clause only makes the rule fire less: a variant makes a name written, never unwritten.
 The clauses come from the names the rule called unwritten in real prose, where every mention has
 an entity (Re-DocRED's development documents, ``scripts/linking/unwritten_in_prose.py``), and
@@ -127,6 +132,62 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
                 yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
 
 
+_INITIAL = re.compile(r"[A-Z]\.")
+_FOLDED_WORD = re.compile(r"\w+")
+
+
+def initial_pairs(mention: str) -> List[Tuple[str, str, bool]]:
+    """``(letter, name word, initial first)`` of each initial of the mention written beside a
+    name word: ``("l", "ambros", True)`` for "L. Ambros", ``("p", "ruth", False)`` for "Ruth P."
+    (the name word after the initial when there is one)."""
+    words = mention.split()
+    pairs = []
+    for i, word in enumerate(words):
+        if not _INITIAL.fullmatch(word):
+            continue
+        for j, first in ((i + 1, True), (i - 1, False)):
+            named = list(name_words(words[j])) if 0 <= j < len(words) else []
+            if named and not _INITIAL.fullmatch(words[j]):
+                pairs.append((fold(word[0]), named[-1 if first else 0][0], first))
+                break
+    return pairs
+
+
+def writes_initial(text: str, pair: Tuple[str, str, bool]) -> bool:
+    """Whether ``text`` writes a word starting with the pair's letter just before (initial
+    first) or after its name word: the name, or the same initial (module docstring)."""
+    letter, name, first = pair
+    words = _FOLDED_WORD.findall(fold(text))
+    for i, word in enumerate(words):
+        if word == name:
+            other = words[i - 1] if first and i > 0 else words[i + 1] if not first and \
+                i + 1 < len(words) else ""
+            if other[:1] == letter:  # the name ("Ludovic") or the same initial
+                return True
+    return False
+
+
+def _initials_label(pair: Tuple[str, str, bool]) -> str:
+    letter, name, first = pair
+    return f"{letter}. {name}" if first else f"{name} {letter}."
+
+
+# a page gives its entity another name after these words ("was called the Hohrain Tramway until
+# 1921", "known in the valley as Old Ludo", "also called Ida of the Vennet"); "named after the
+# astronomer Clara Ambros" gives none: the name after them must be capitalised
+_ALIAS = re.compile(r"\b(?:called|named|renamed|nicknamed|known(?:\s+[a-z]+){0,3}\s+as)\s+"
+                    r"(?:the\s+)?([A-Z][\w'-]*(?:\s+(?:(?:of|the|de|von|van)\s+)*[A-Z][\w'-]*)*)")
+
+
+@lru_cache(maxsize=1 << 16)
+def page_aliases(entity: "Entity") -> FrozenSet[Tuple[str, ...]]:
+    """The other names a page gives its entity (the capitalised words after "called", "named",
+    "known as" and the like), each as its name words (:func:`name_words`)."""
+    found = (tuple(t for t, _ in name_words(m.group(1))) for m in _ALIAS.finditer(
+        entity.description))
+    return frozenset(words for words in found if words)
+
+
 def unwritten_names(mention: str, forms: AbstractSet[str]) -> Set[str]:
     """The mention's name words that no form in ``forms`` writes: "Petra" of "Petra Corrander"
     against every Corrander of a KB that has no Petra."""
@@ -134,9 +195,14 @@ def unwritten_names(mention: str, forms: AbstractSet[str]) -> Set[str]:
 
 
 def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[str]]:
-    """:func:`unwritten_names` against each entity's page (sorted), the mention read once."""
+    """:func:`unwritten_names` against each entity's page (sorted), the mention read once, and
+    each initial of :func:`initial_pairs` that the page does not write ("k. ambros")."""
     words = list(name_words(mention))
-    return [sorted(_unwritten(words, page_forms(e))) for e in entities]
+    pairs = initial_pairs(mention)
+    return [sorted(_unwritten(words, page_forms(e))
+                   | {_initials_label(p) for p in pairs
+                      if not writes_initial(f"{e.title}. {e.description}", p)})
+            for e in entities]
 
 
 def _unwritten(words: Sequence[Tuple[str, bool]], forms: AbstractSet[str]) -> Set[str]:

@@ -13,8 +13,11 @@ strict part of an earlier person span's in the same document ("Corrander" after 
 Corrander") takes that span's link (:func:`allennlp_longent.linking.names.name_antecedents`);
 with ``label_agreement`` (the default), candidates whose page's pronouns clash with the span's
 label go after the others (and a place span's name with a word for a kind of place goes first
-when no title is the name), and with ``article_agreement`` (the default) so do the persons when
-the span is a name written after "the" (:mod:`allennlp_longent.linking.kinds`).
+when no title is the name), with ``article_agreement`` (the default) so do the persons when
+the span is a name written after "the", and with ``name_agreement`` (the default) a name
+written with an initial ("L. Ambros") puts the candidates whose title writes it first, and a
+name that is no title the candidates whose page gives it as another name ("was called the
+Hohrain Tramway") (:mod:`allennlp_longent.linking.kinds`).
 ``span._.longent_candidates`` holds the ranked candidates with their scores,
 ``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``, and
 ``span._.longent_antecedent`` the ``(start_char, end_char)`` of the span whose link a name
@@ -78,6 +81,7 @@ for _attr in (CANDIDATES_ATTR, STATUS_ATTR, ANTECEDENT_ATTR):
         "name_coreference": True,
         "label_agreement": True,
         "article_agreement": True,
+        "name_agreement": True,
         "retriever": None,
         "encoder": None,
         "skip_labels": SKIP_LABELS,
@@ -101,6 +105,7 @@ def make_longent_linker(
     name_coreference: bool,
     label_agreement: bool,
     article_agreement: bool,
+    name_agreement: bool,
     retriever: Optional[str],
     encoder: Optional[str],
     skip_labels: List[str],
@@ -121,11 +126,13 @@ def make_longent_linker(
     archive's rule that a mention with a name word on no candidate's page is NIL (``longent
     calibrate --unwritten-nil``; it also works without ``model``); ``name_coreference``: a
     person span that shortens an earlier one takes its link (module docstring);
-    ``label_agreement``: among
-    the first ``rerank_k`` candidates, those whose page's pronouns clash with the span's label
-    (:mod:`allennlp_longent.linking.kinds`) go after the others; ``article_agreement``: for a
-    name written after "the", the candidates read as persons whose page does not name them after
-    "the" go after the others (the same module); ``spans_key``: link
+    ``label_agreement``: among the first ``rerank_k`` candidates, those whose page's pronouns
+    clash with the span's label (:mod:`allennlp_longent.linking.kinds`) go after the others;
+    ``article_agreement``: for a name written after "the", the candidates read as persons whose
+    page does not name them after "the" go after the others (the same module);
+    ``name_agreement``: for a name with an initial, the candidates whose title writes it go
+    first, and for a name that is no candidate's title, those whose page gives it as their other
+    name (the same module); ``spans_key``: link
     ``doc.spans[spans_key]`` instead of ``doc.ents``;
     ``batch_size``: mentions per model call. ``archive`` and ``calibration`` (the old
     three-file configuration) are refused with what to pass instead."""
@@ -139,6 +146,7 @@ def make_longent_linker(
         rerank_k=rerank_k, retriever=retriever, encoder=encoder, skip_labels=skip_labels,
         weight=weight, unwritten_nil=unwritten_nil, name_coreference=name_coreference,
         label_agreement=label_agreement, article_agreement=article_agreement,
+        name_agreement=name_agreement,
     )
 
 
@@ -166,6 +174,7 @@ class LongentLinker:
         name_coreference: bool = True,
         label_agreement: bool = True,
         article_agreement: bool = True,
+        name_agreement: bool = True,
     ) -> None:
         if weight is not None and not 0.0 <= weight <= 1.0:
             raise ValueError(f"{name}: weight={weight} must be in [0, 1]")
@@ -186,6 +195,7 @@ class LongentLinker:
         self.name_coreference = name_coreference
         self.label_agreement = label_agreement
         self.article_agreement = article_agreement
+        self.name_agreement = name_agreement
         self.retriever = retriever
         self.encoder = encoder
         self.skip_labels = set(skip_labels)
@@ -297,7 +307,7 @@ class LongentLinker:
             reach = cascade.ranker[1].max_length if cascade.ranker else 512
             queries.append(MentionQuery(*_context_words(doc, span, reach)))
         ranked = cascade.link(queries)
-        if self.label_agreement or self.article_agreement:
+        if self.label_agreement or self.article_agreement or self.name_agreement:
             ranked = self._agree([span for _, span in mentions], ranked,
                                  cascade.settings.rerank_k)
         links: Dict[Span, str] = {}
@@ -313,11 +323,13 @@ class LongentLinker:
             self._set_kb_ids(doc, links)
 
     def _agree(self, spans: List[Span], ranked: List[List[dict]], k: int) -> List[List[dict]]:
-        """Each span's candidates re-grouped among the first ``k`` by ``label_agreement`` and
-        ``article_agreement`` (:mod:`allennlp_longent.linking.kinds`)."""
+        """Each span's candidates re-grouped among the first ``k`` by ``label_agreement``,
+        ``article_agreement`` and ``name_agreement`` (:mod:`allennlp_longent.linking.kinds`)."""
         from allennlp_longent.linking.kinds import (
             after_article,
+            alias_order,
             article_order,
+            initial_order,
             kind,
             named_with_article,
             place_order,
@@ -342,6 +354,9 @@ class LongentLinker:
                 candidates = place_order(span.text, span.label_, candidates, title_of, k)
             if self.article_agreement and after_article(_words_from_article(span)):
                 candidates = article_order(candidates, kind_of, with_article, k)
+            if self.name_agreement:
+                candidates = initial_order(span.text, candidates, title_of, k)
+                candidates = alias_order(span.text, candidates, kb.__getitem__, k)
             agreed.append(candidates)
         return agreed
 

@@ -34,7 +34,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         link = longent_linker(save_kb(data.entities, Path(scratch) / "kb"), args.model,
                               weight=0.0, name_coreference=False, label_agreement=False,
-                              article_agreement=False)
+                              article_agreement=False, name_agreement=False)
         docs = link(gold_docs(spacy.blank("en"), data.paragraphs))
     for sub in ("documents", "mentions", "first_stage_candidates"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)

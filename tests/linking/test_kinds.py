@@ -128,3 +128,28 @@ def test_a_mention_that_is_one_candidate_s_title_keeps_the_order_whatever_its_la
     ship = {"a": THING, "b": PERSON}
     assert [c["id"] for c in type_order("PERSON", liss, ship.get, 2, "Liss", both.get)] == [
         "b", "a"]
+
+
+def test_initial_order_puts_the_titles_writing_the_initial_first():
+    from allennlp_longent.linking.kinds import initial_order
+
+    titles = {"c": "Clara Ambros", "h": "Ambros Hut", "l": "Ludovic Ambros"}
+    ranked = [{"id": i} for i in "chl"]
+    assert [c["id"] for c in initial_order("L. Ambros", ranked, titles.get, 3)] == list("lch")
+    assert initial_order("L. Ambros", ranked, titles.get, 3)[0]["initial_title"]
+    assert initial_order("L. Ambros", ranked, titles.get, 2) == ranked  # l is not among the 2
+    assert initial_order("Ambros", ranked, titles.get, 3) == ranked
+    assert initial_order("K. Ambros", ranked, titles.get, 3) == ranked  # none writes it
+
+
+def test_alias_order_needs_a_name_that_is_no_title():
+    from allennlp_longent.linking.kinds import alias_order
+
+    pages = {"h": Entity("h", "Hohrain", "A village at the top of the line."),
+             "r": Entity("r", "Vennet Valley Railway", "It was called the Hohrain Tramway."),
+             "b": Entity("b", "Vell Brewery", "It brews an ale called Oast Porter."),
+             "o": Entity("o", "Oast Porter", "A dark ale.")}
+    ranked = [{"id": i} for i in "hrbo"]
+    assert [c["id"] for c in alias_order("Hohrain Tramway", ranked, pages.get, 4)] == list("rhbo")
+    assert alias_order("Oast Porter", ranked, pages.get, 4) == ranked  # a title: no alias wins
+    assert [c["id"] for c in alias_order("Oast Porter", ranked, pages.get, 3)] == list("bhro")

@@ -101,3 +101,38 @@ def test_unwritten_on_pages_is_unwritten_names_per_page():
     pages = [Entity("a", "Aldous Corrander", "A whaler."), Entity("p", "Port Corrander", "A town.")]
     assert unwritten_on_pages("Petra Corrander", pages) == [["petra"], ["petra"]]
     assert unwritten_on_pages("Aldous Corrander", pages) == [[], ["aldous"]]
+
+
+def test_initials_beside_a_name_word_by_hand():
+    from allennlp_longent.linking.names import initial_pairs, writes_initial
+
+    assert initial_pairs("L. Ambros") == [("l", "ambros", True)]
+    assert initial_pairs("Ruth P.") == [("p", "ruth", False)]
+    assert initial_pairs("Dr J. R. Tolkien") == [("r", "tolkien", True)]  # J. has no name beside
+    assert initial_pairs("Mr. Smith") == initial_pairs("A.") == initial_pairs("L Ambros") == []
+    assert writes_initial("Ludovic Ambros, father of Clara Ambros", ("l", "ambros", True))
+    assert writes_initial("as L. Ambros wrote", ("l", "ambros", True))  # the same initial
+    assert not writes_initial("the astronomer Clara Ambros; Ludovic's", ("l", "ambros", True))
+    assert writes_initial("Ruth Pennock", ("p", "ruth", False))
+    assert not writes_initial("Pennock Ruth", ("p", "ruth", False))
+
+
+def test_an_initial_no_page_writes_is_unwritten_on_every_page():
+    from allennlp_longent.linking.names import unwritten_on_pages
+
+    pages = [Entity("l", "Ludovic Ambros", "Ludovic Ambros was the father of Clara Ambros."),
+             Entity("c", "Clara Ambros", "Clara Ambros was an astronomer.")]
+    assert unwritten_on_pages("K. Ambros", pages) == [["k. ambros"], ["k. ambros"]]
+    assert unwritten_on_pages("C. Ambros", pages) == [[], []]  # Ludovic's page writes Clara
+    assert unwritten_on_pages("L. Ambros", pages) == [[], ["l. ambros"]]
+
+
+def test_page_aliases_are_capitalised_names_after_naming_words():
+    from allennlp_longent.linking.names import page_aliases
+
+    railway = Entity("r", "Vennet Valley Railway", "It was called the Hohrain Tramway until 1921.")
+    father = Entity("f", "Ludovic Ambros", "An astronomer, known in the valley as Old Ludo.")
+    engine = Entity("e", "Clara (locomotive)", "It was named after the astronomer Clara Ambros.")
+    assert page_aliases(railway) == {("hohrain", "tramway")}
+    assert page_aliases(father) == {("ludo",)}  # "Old" is a title written before a name
+    assert page_aliases(engine) == frozenset()
