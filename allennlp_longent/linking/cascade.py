@@ -179,7 +179,9 @@ class Cascade:
         if self.settings.rerank_k < 1 or self.settings.top_k < 1 or batch_size < 1:
             raise ValueError(f"top_k, rerank_k and batch_size must be positive: {self.settings}")
         self.batch_size = batch_size
-        self.rerank_cache: Optional[Dict[tuple, np.ndarray]] = None  # a dict: reuse scores
+        # a dict: retrieval and re-ranker scores kept per mention (calibration links the same
+        # mentions at many weights)
+        self.memo: Optional[Dict[tuple, object]] = None
         self.evidence = evidence
         if evidence is not None and self.settings.evidence:
             evidence.settings = EvidenceSettings(**self.settings.evidence)
@@ -226,7 +228,7 @@ class Cascade:
         not on mentions where it abstains (``title_abstain``) unless ``rerank_all`` (to measure
         it, or to calibrate)."""
         if retrieved is None:
-            retrieved = self.retrieve(queries)
+            retrieved = self._memoised(queries)
         first = [found[: self.settings.rerank_k] for found in retrieved]
         scored = [
             Scored([e for e, _, _ in found], np.array([s for _, s, _ in found], dtype=np.float64),
@@ -244,7 +246,7 @@ class Cascade:
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities and (
                 rerank_all or not (self.settings.title_abstain and s.exact_title))]
-            cache = self.rerank_cache
+            cache = self.memo
             keys = {i: _rerank_key(queries[i], scored[i]) for i in pending} if cache is not None \
                 else {}
             pending = [i for i in pending if keys.get(i) not in (cache or {})]
@@ -258,6 +260,17 @@ class Cascade:
             for i, key in keys.items():
                 scored[i].rerank = cache[key]
         return scored
+
+    def _memoised(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float, float]]]:
+        """:meth:`retrieve`, from and into ``memo`` when it is a dict."""
+        if self.memo is None:
+            return self.retrieve(queries)
+        keys = [("retrieve",) + _query_key(q) for q in queries]
+        missing = [i for i, key in enumerate(keys) if key not in self.memo]
+        if missing:
+            for i, found in zip(missing, self.retrieve([queries[i] for i in missing])):
+                self.memo[keys[i]] = found
+        return [self.memo[key] for key in keys]  # type: ignore[misc]
 
     def _rerank(self, queries: Sequence[Query], scored: Sequence[Scored]) -> List[np.ndarray]:
         model, reader = self.ranker
@@ -312,11 +325,16 @@ class Cascade:
         return NIL
 
 
-def _rerank_key(query: Query, item: Scored) -> tuple:
-    """What the cross-encoder's scores of a mention depend on: its words, its place among them
-    and its candidates in order."""
+def _query_key(query: Query) -> tuple:
+    """What a mention's retrieval depends on: its words, its place among them, its page."""
     mention = as_mention_query(query)
-    return tuple(mention.words), mention.start, mention.end, tuple(e.id for e in item.entities)
+    return tuple(mention.words), mention.start, mention.end, mention.document_id
+
+
+def _rerank_key(query: Query, item: Scored) -> tuple:
+    """What the cross-encoder's scores of a mention depend on: the mention and its candidates
+    in order."""
+    return ("rerank",) + _query_key(query) + (tuple(e.id for e in item.entities),)
 
 
 def links(probabilities: np.ndarray, threshold: float = 0.0,

@@ -231,8 +231,8 @@ def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequenc
                        scratch: Path) -> Dict[float, List[bool]]:
     """Per re-ranker weight λ, whether each span of ``sets`` that names something is linked right
     by ``longent_linker`` with the cascade archive ``model`` at λ (its rules as a spaCy user gets
-    them); the cross-encoder runs once per mention. ``scratch``: where the sets' knowledge bases
-    are written."""
+    them); retrieval, the first stage and the cross-encoder run once per mention. ``scratch``:
+    where the sets' knowledge bases are written."""
     import spacy
 
     outcomes: Dict[float, List[bool]] = {w: [] for w in weights}
@@ -242,7 +242,7 @@ def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequenc
         component = spacy.blank("en").add_pipe(
             "longent_linker", config={"kb": str(kb_dir), "model": model, "weight": 1.0})
         cascade = component.cascade()
-        cascade.rerank_cache = {}
+        cascade.memo = {}
         gold = data.gold()
         for weight in weights:
             cascade.settings.weight = weight

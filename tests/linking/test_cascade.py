@@ -304,18 +304,25 @@ def test_an_abstaining_reranker_is_not_run_when_linking_but_is_when_calibrating(
     assert cascade.best(cascade.ranked(island)) == "Q2"  # the re-ranker overrules the title
 
 
-def test_a_rerank_cache_runs_the_reranker_once_per_mention_and_candidates():
+def test_a_memo_runs_retrieval_and_the_reranker_once_per_mention():
     kb = KnowledgeBase()
     kb.add([Entity("Q1", "Vell Island", "an island"), Entity("Q2", "Vell Harbour", "a harbour")])
     cascade = _CountingCascade(kb, ranker=(None, None),
                                settings=CascadeSettings(top_k=2, rerank_k=2, weight=0.5))
     first = cascade.score(["Vell", "Vell Harbour"])
     assert cascade.reranked == ["Vell", "Vell Harbour"]
-    cascade.rerank_cache = {}
+    cascade.memo = {}
+    retrieved = []
+    plain_retrieve = cascade.retrieve
+    cascade.retrieve = lambda queries: retrieved.extend(map(str, queries)) or plain_retrieve(
+        queries)
     cascade.score(["Vell", "Vell Harbour"])
     again = cascade.score(["Vell Harbour", "Vell", "Vell Island"])
     assert cascade.reranked == ["Vell", "Vell Harbour"] * 2 + ["Vell Island"]
+    assert retrieved == ["Vell", "Vell Harbour", "Vell Island"]
     assert [a.rerank.tolist() for a in again[:2]] == [f.rerank.tolist() for f in first[::-1]]
+    assert [[e.id for e in a.entities] for a in again[:2]] == [
+        [e.id for e in f.entities] for f in first[::-1]]
 
 
 def corranders():
