@@ -229,7 +229,8 @@ def test_the_rules_are_on_in_every_row_but_the_first_unless_turned_off(tmp_path,
          {"start_char": 40, "end_char": 49, "label": "PERSON", "kb_id": "w"},
          {"start_char": 60, "end_char": 74, "label": "GPE", "kb_id": "p"}])
     model = _archive(tmp_path / "model.tar.gz", weight=0.0)
-    off = ["--no-name-coreference", "--no-label-agreement", "--no-article-agreement"]
+    off = ["--no-name-coreference", "--no-label-agreement", "--no-article-agreement",
+           "--no-name-agreement"]
     for flag, expected in (([], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "3/3", CASCADE: "3/3"}),
                            (off[:1], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "2/3", CASCADE: "2/3"}),
                            (off, {RETRIEVAL: "2/3", CASCADE: "2/3"})):
@@ -251,6 +252,29 @@ def test_article_agreement_is_on_unless_turned_off(tmp_path, capsys):
     assert _right(capsys, [str(data)]) == {RETRIEVAL: "0/1", RETRIEVAL_RULES: "1/1"}
     assert _right(capsys, [str(data), "--no-article-agreement"]) == {
         RETRIEVAL: "0/1", RETRIEVAL_RULES: "0/1"}
+
+
+def test_name_agreement_is_on_unless_turned_off(tmp_path, capsys):
+    """"L. Ambros": the page that writes Ambros most is Clara's, the title that writes the
+    initial is Ludovic's; "Hohrain Tramway": the village's page writes Hohrain, the railway's
+    page gives it as its old name."""
+    from allennlp_longent.commands.freetext import RETRIEVAL, RETRIEVAL_RULES
+
+    data = _write_set(
+        tmp_path / "set",
+        [{"id": "c", "title": "Clara Ambros", "description": "Clara Ambros was an astronomer. "
+          "Ambros catalogued stars; the Ambros catalogue is famous. Her father was Ludovic."},
+         {"id": "l", "title": "Ludovic Ambros", "description": "Ludovic Ambros found a comet."},
+         {"id": "h", "title": "Hohrain", "description": "Hohrain is a village. Hohrain has a "
+          "tramway station, and Hohrain cheese is sold there."},
+         {"id": "r", "title": "Vennet Railway", "description": "A railway to the village, "
+          "called the Hohrain Tramway until 1921."}],
+        "The comet of L. Ambros was seen from the Hohrain Tramway.",
+        [{"start_char": 13, "end_char": 22, "label": "PERSON", "kb_id": "l"},
+         {"start_char": 41, "end_char": 56, "label": "ORG", "kb_id": "r"}])
+    assert _right(capsys, [str(data)]) == {RETRIEVAL: "0/2", RETRIEVAL_RULES: "2/2"}
+    assert _right(capsys, [str(data), "--no-name-agreement"]) == {
+        RETRIEVAL: "0/2", RETRIEVAL_RULES: "0/2"}
 
 
 def test_markup_becomes_spans_at_the_offsets_counted_by_hand(tmp_path):
