@@ -92,11 +92,13 @@ def run(args: argparse.Namespace) -> None:
     )
 
     reranks = rule = False
+    free_weight = None
     if args.model is not None:
         model = _model_config(args.model)
         c, reranks = model["calibration"], bool(model.get("cross_encoder"))
         rule = bool(c.get("unwritten_nil"))
         text = c.get("text_weight")
+        free_weight = c.get("weight") if text is None else text
         print(f"{args.model}: re-ranker weight {c.get('weight')}"
               + ("" if text is None else f" (free text: {text}, longent calibrate --text-dev)")
               + f", NIL score "
@@ -118,7 +120,9 @@ def run(args: argparse.Namespace) -> None:
                 linkers[RETRIEVAL_RULES] = longent_linker(kb_dir, unwritten_nil=rule, **rules)
             if args.model is not None:
                 linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0, **rules)
-                linkers[CASCADE] = longent_linker(kb_dir, args.model, **rules)
+                # λ = 0 for free text: the calibrated cascade is the first stage's linker
+                linkers[CASCADE] = linkers[FIRST_STAGE] if free_weight == 0 else \
+                    longent_linker(kb_dir, args.model, **rules)
             if reranks:
                 linkers[RERANKER] = longent_linker(kb_dir, args.model, weight=1.0, **rules)
             if args.spacy_peer is not None:
