@@ -157,6 +157,9 @@ def run_calibrate(args: argparse.Namespace) -> None:
     for directory in args.text_dev:
         existing_dir(directory, "free-text set", "paragraphs.jsonl")
     refuse_existing([args.output], args.overwrite)
+    from allennlp_longent.linking.freetext import read_set
+
+    text_sets = [read_set(directory) for directory in args.text_dev]  # checked before any work
     first = _first_stage(args.first_stage)
     mentions = _mentions(args.mentions, args.documents_dir)
     labelled = [m for m in mentions if m["gold"] is not None]
@@ -180,24 +183,23 @@ def run_calibrate(args: argparse.Namespace) -> None:
     fitted.validation.update({"retriever": first.kbs.retriever, "mentions_file": str(args.mentions),
                               "first_stage": Path(args.first_stage).name})
     _print_validation(fitted, args.rerank_k)
-    if args.text_dev:
-        _calibrate_text(fitted, args, model_config)
+    if text_sets:
+        _calibrate_text(fitted, text_sets, args, model_config)
     with atomic_file(args.output) as partial:
         write_cascade_archive(partial, fitted, args.cross_encoder, **model_config)
     print(f"calibrated cascade written to {args.output}")
 
 
-def _calibrate_text(fitted, args: argparse.Namespace, model_config: dict) -> None:
+def _calibrate_text(fitted, sets: list, args: argparse.Namespace, model_config: dict) -> None:
     """``fitted.text_weight``: λ chosen as :func:`~allennlp_longent.linking.cascade.choose_weight`
-    does, on the spans of the ``--text-dev`` sets linked by ``longent_linker`` with the archive
+    does, on the spans of the ``--text-dev`` ``sets`` linked by ``longent_linker`` with the archive
     calibrated so far (free text is not the validation world's style: there λ may differ)."""
     import tempfile
 
     from allennlp_longent.linking.cascade import WEIGHTS, choose_weight
-    from allennlp_longent.linking.freetext import outcomes_by_weight, read_set
+    from allennlp_longent.linking.freetext import outcomes_by_weight
     from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
-    sets = [read_set(directory) for directory in args.text_dev]
     weights = WEIGHTS[::2] if args.cross_encoder is not None else (0.0,)
     with tempfile.TemporaryDirectory() as scratch:
         draft = write_cascade_archive(Path(scratch) / "draft.tar.gz", fitted,

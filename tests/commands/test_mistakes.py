@@ -77,6 +77,21 @@ def test_link_text_refuses_the_old_calibration_file_with_what_to_pass(work):
           r"--archive and --calibration are gone.*longent calibrate.*--model", work)
 
 
+def test_calibrate_checks_its_free_text_sets_before_any_work(work):
+    readable_archive(work)
+    (work / "val.json").write_text("")
+    base = ["calibrate", "val.json", "--first-stage", "model.tar.gz", "--output", "c.tar.gz"]
+    fails(base + ["--text-dev", "fredtext"], r"free-text set not found: fredtext \(resolved",
+          work)
+    (work / "set").mkdir()
+    fails(base + ["--text-dev", "set"], "free-text set set .*holds no paragraphs.jsonl", work)
+    (work / "set" / "paragraphs.jsonl").write_text(
+        '{"text": "Ann met Bo.", "entities": [{"start_char": 0, "end_char": 3, '
+        '"label": "PERSON", "kb_id": "zz"}]}\n')
+    (work / "set" / "kb.jsonl").write_text('{"id": "a", "title": "Ann", "description": "A."}\n')
+    fails(base + ["--text-dev", "set"], r"paragraphs\.jsonl:1: entities\[0\]: kb_id 'zz'", work)
+
+
 def test_corrupt_archive_is_named(work):
     message = fails(["link-text", "input.txt", "--model", "broken.tar.gz", "--kb", "kb"],
                     "is not a readable tar.gz", work)
