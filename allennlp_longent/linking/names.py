@@ -16,15 +16,17 @@ one of its forms w
 - or, when t is written abbreviated (a trailing full stop, "Pt.", or two letters, "Ft"), starts
   with t's first letter and holds its letters in order ("port", "fort").
 
-An initial written beside a name word ("L. Ambros", "Ruth P.") is written by a page that writes
-a word with that first letter on the same side of that name word ("Ludovic Ambros", "Ruth
-Pennock", "L. Ambros"): "K. Ambros" among pages of Ludovic, Clara and Felix Ambros names a
-relative the KB lacks. ``initial_order`` puts the candidates whose title writes it first.
-
 Each clause only makes the rule fire less: a variant makes a name written, never unwritten.
 The clauses come from the names the rule called unwritten in real prose, where every mention has
 an entity (Re-DocRED's development documents, ``scripts/linking/unwritten_in_prose.py``), and
 the titles from English usage; neither from the free-text sets.
+
+Initials add a reason to fire (round 16, chosen on the free-text dev sets). An initial written
+beside a name word ("L. Ambros", "Ruth P.") is written by a page that writes a word with that
+first letter on the same side of that name word ("Ludovic Ambros", "Ruth Pennock", "L. Ambros"):
+"K. Ambros" among pages of Ludovic, Clara and Felix Ambros names a relative the KB lacks. In
+Re-DocRED's development documents 1 of the 62 mentions with such an initial is not written so on
+its own entity's page. ``kinds.initial_order`` puts the candidates whose title writes it first.
 """
 
 import re
