@@ -15,6 +15,7 @@
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
 
 from allennlp_longent.commands.safe_io import (
     CommandError,
@@ -25,6 +26,9 @@ from allennlp_longent.commands.safe_io import (
     refuse_existing,
     reporting_errors,
 )
+
+if TYPE_CHECKING:
+    from allennlp_longent.linking.freetext import FreeTextSet
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -190,7 +194,8 @@ def run_calibrate(args: argparse.Namespace) -> None:
     print(f"calibrated cascade written to {args.output}")
 
 
-def _calibrate_text(fitted, sets: list, args: argparse.Namespace, model_config: dict) -> None:
+def _calibrate_text(fitted, sets: Sequence["FreeTextSet"], args: argparse.Namespace,
+                    model_config: dict) -> None:
     """``fitted.text_weight``: λ chosen as :func:`~allennlp_longent.linking.cascade.choose_weight`
     does, on the spans of the ``--text-dev`` ``sets`` linked by ``longent_linker`` with the archive
     calibrated so far (free text is not the validation world's style: there λ may differ)."""
@@ -207,10 +212,10 @@ def _calibrate_text(fitted, sets: list, args: argparse.Namespace, model_config: 
         outcomes = outcomes_by_weight(sets, str(draft), weights, Path(scratch))
     fitted.text_weight, chosen = choose_weight(outcomes, args.significance)
     counts = {str(w): sum(right) for w, right in outcomes.items()}
-    fitted.validation["text"] = {"sets": [d.name for d in args.text_dev],
-                                 "spans": len(outcomes[0.0]), "accuracy_by_weight": counts,
-                                 "sign_test": chosen}
-    print(f"free text ({', '.join(d.name for d in args.text_dev)}: {len(outcomes[0.0])} spans, "
+    names = [data.name for data in sets]
+    fitted.validation["text"] = {"sets": names, "spans": len(outcomes[0.0]),
+                                 "accuracy_by_weight": counts, "sign_test": chosen}
+    print(f"free text ({', '.join(names)}: {len(outcomes[0.0])} spans, "
           f"the spaCy component's rules on): right by weight "
           + ", ".join(f"{w} {c}" for w, c in counts.items()))
     print(f"the most accurate weight {chosen['weight']} fixed {chosen['fixed']} and broke "

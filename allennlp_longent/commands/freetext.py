@@ -92,17 +92,18 @@ def run(args: argparse.Namespace) -> None:
     )
 
     reranks = rule = False
-    free_weight = None
+    settings = None
     if args.model is not None:
+        from allennlp_longent.linking.cascade import CascadeSettings
+
         model = _model_config(args.model)
-        c, reranks = model["calibration"], bool(model.get("cross_encoder"))
-        rule = bool(c.get("unwritten_nil"))
-        text = c.get("text_weight")
-        free_weight = c.get("weight") if text is None else text
-        print(f"{args.model}: re-ranker weight {c.get('weight')}"
-              + ("" if text is None else f" (free text: {text}, longent calibrate --text-dev)")
-              + f", NIL score "
-              f"{c.get('nil_score')}, temperature {c.get('temperature')}")
+        settings = CascadeSettings(**model["calibration"])
+        reranks = bool(model.get("cross_encoder"))
+        rule = settings.unwritten_nil
+        text = ("" if settings.text_weight is None
+                else f" (free text: {settings.text_weight}, longent calibrate --text-dev)")
+        print(f"{args.model}: re-ranker weight {settings.weight}{text}, NIL score "
+              f"{settings.nil_score}, temperature {settings.temperature}")
     failed = []
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
@@ -121,8 +122,8 @@ def run(args: argparse.Namespace) -> None:
             if args.model is not None:
                 linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0, **rules)
                 # λ = 0 for free text: the calibrated cascade is the first stage's linker
-                linkers[CASCADE] = linkers[FIRST_STAGE] if free_weight == 0 else \
-                    longent_linker(kb_dir, args.model, **rules)
+                linkers[CASCADE] = linkers[FIRST_STAGE] if settings.free_text_weight == 0 \
+                    else longent_linker(kb_dir, args.model, **rules)
             if reranks:
                 linkers[RERANKER] = longent_linker(kb_dir, args.model, weight=1.0, **rules)
             if args.spacy_peer is not None:

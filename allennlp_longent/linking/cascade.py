@@ -88,6 +88,11 @@ class CascadeSettings:
     evidence: Optional[dict] = None  # EvidenceSettings of the first stage, None: no first stage
     validation: dict = field(default_factory=dict)
 
+    @property
+    def free_text_weight(self) -> float:
+        """λ for free text linked through spaCy: ``text_weight`` if calibrated, else ``weight``."""
+        return self.weight if self.text_weight is None else self.text_weight
+
     def save(self, path: Union[str, Path]) -> None:
         Path(path).write_text(json.dumps(asdict(self), indent=2) + "\n")
 
@@ -246,19 +251,16 @@ class Cascade:
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities and (
                 rerank_all or not (self.settings.title_abstain and s.exact_title))]
-            cache = self.memo
-            keys = {i: _rerank_key(queries[i], scored[i]) for i in pending} if cache is not None \
-                else {}
-            pending = [i for i in pending if keys.get(i) not in (cache or {})]
-            for start in range(0, len(pending), self.batch_size):
-                batch = pending[start : start + self.batch_size]
+            memo = self.memo if self.memo is not None else {}
+            keys = {i: _rerank_key(queries[i], scored[i]) for i in pending}
+            todo = [i for i in pending if keys[i] not in memo]
+            for start in range(0, len(todo), self.batch_size):
+                batch = todo[start : start + self.batch_size]
                 outputs = self._rerank([queries[i] for i in batch], [scored[i] for i in batch])
                 for i, rerank in zip(batch, outputs):
-                    scored[i].rerank = rerank
-                    if cache is not None:
-                        cache[keys[i]] = rerank
-            for i, key in keys.items():
-                scored[i].rerank = cache[key]
+                    memo[keys[i]] = rerank
+            for i in pending:
+                scored[i].rerank = memo[keys[i]]
         return scored
 
     def _memoised(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float, float]]]:
@@ -353,12 +355,7 @@ def accuracy(scored: Sequence[Scored], golds: Sequence[Optional[str]], weight: f
              settings: Optional[CascadeSettings] = None, abstain: bool = True) -> int:
     """Mentions whose first candidate after combining with ``weight`` is the gold
     (``abstain``: as :func:`combine`)."""
-    hits = 0
-    for item, gold in zip(scored, golds):
-        if item.entities:
-            order, _, _ = combine(item, weight, settings, abstain=abstain)
-            hits += item.entities[order[0]].id == gold
-    return hits
+    return sum(_right(scored, golds, weight, settings, abstain))
 
 
 def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
@@ -385,8 +382,6 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     right = {w: _right(scored, golds, w, fitted) for w in (WEIGHTS if has_rerank else (0.0,))}
     counts = {w: sum(r) for w, r in right.items()}
     fitted.weight, chosen = choose_weight(right, significance)
-    best_weight, fixed, broken, p_value = (chosen[k] for k in ("weight", "fixed", "broken",
-                                                                "p_value"))
     # (combined scores, index of the right answer or None for NIL, which set, the candidates'
     # unwritten name words or None) as they are (0) and without the gold (1); the two sets weigh
     # 1 - nil_rate and nil_rate in all
@@ -429,14 +424,13 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
     fitted.validation = {
         "mentions": len(golds),
         "gold_in_reranked": reachable,
-        "retrieval_at_1": accuracy(scored, golds, 0.0, fitted),
+        "retrieval_at_1": counts[0.0],
         "reranker_alone_at_1": (accuracy(scored, golds, 1.0, fitted, abstain=False)
                                 if has_rerank else None),
         "title_abstained": sum(item.exact_title for item in items) if fitted.title_abstain else 0,
         "cascade_at_1": counts[fitted.weight],
         "accuracy_by_weight": {str(w): c for w, c in counts.items()},
-        "sign_test": {"weight": best_weight, "fixed": fixed, "broken": broken,
-                      "p_value": p_value, "significance": significance},
+        "sign_test": chosen,
         "nil_rate": nil_rate,
         "nil_decision_correct": correct([d[0] for d in decisions]),
         "nil_decision_total": len(decisions),
@@ -448,9 +442,9 @@ def calibrate(scored: Sequence[Scored], golds: Sequence[Optional[str]],
 
 
 def _right(scored: Sequence[Scored], golds: Sequence[Optional[str]], weight: float,
-           settings: CascadeSettings) -> List[bool]:
+           settings: Optional[CascadeSettings], abstain: bool = True) -> List[bool]:
     """Per mention with candidates, whether its first candidate with ``weight`` is the gold."""
-    return [item.entities[combine(item, weight, settings)[0][0]].id == gold
+    return [item.entities[combine(item, weight, settings, abstain=abstain)[0][0]].id == gold
             for item, gold in zip(scored, golds) if item.entities]
 
 

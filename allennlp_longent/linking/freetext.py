@@ -227,10 +227,16 @@ def evaluate(data: FreeTextSet, linkers: Dict[str, Linker]
         started = time.process_time()
         linked = link(docs)
         seconds = time.process_time() - started
-        found = [ent.kb_id_ or NIL for doc, paragraph in zip(linked, data.paragraphs)
-                 for ent, span in zip(doc.ents, paragraph.spans) if span.kb_id is not None]
+        found = links_of(linked, data.paragraphs)
         results[name] = (LinkCounts.of(found, gold), seconds, found)
     return results
+
+
+def links_of(docs: Sequence["Doc"], paragraphs: Sequence[Paragraph]) -> List[str]:
+    """The links (an id or NIL) of the linked ``docs`` of ``paragraphs`` (:func:`gold_docs`),
+    for the spans that name something, in the order of :meth:`FreeTextSet.gold`."""
+    return [ent.kb_id_ or NIL for doc, paragraph in zip(docs, paragraphs)
+            for ent, span in zip(doc.ents, paragraph.spans) if span.kb_id is not None]
 
 
 def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequence[float],
@@ -252,8 +258,7 @@ def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequenc
         gold = data.gold()
         for weight in weights:
             cascade.settings.weight = weight
-            docs = list(component.pipe(gold_docs(blank, data.paragraphs)))
-            found = [ent.kb_id_ or NIL for doc, paragraph in zip(docs, data.paragraphs)
-                     for ent, span in zip(doc.ents, paragraph.spans) if span.kb_id is not None]
+            found = links_of(list(component.pipe(gold_docs(blank, data.paragraphs))),
+                             data.paragraphs)
             outcomes[weight] += [f == g for f, g in zip(found, gold)]
     return outcomes

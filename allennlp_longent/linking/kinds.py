@@ -68,7 +68,6 @@ PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pon
 PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 def _words(text: str) -> Tuple[str, ...]:
@@ -191,12 +190,11 @@ def initial_order(mention: str, ranked: List[dict], title_of: Callable[[str], st
 
 def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
                 k: int) -> List[dict]:
-    """For a mention whose name words are no bare title's among the first ``k``: the candidates
-    whose page gives those name words as another name of theirs go first, marked ``alias``;
-    unchanged when none or all of them do."""
+    """For a mention that is no bare title among the first ``k`` (read as ``type_order`` reads
+    titles): the candidates whose page gives its name words as another name of theirs go first,
+    marked ``alias``; unchanged when none or all of them do."""
     words = tuple(t for t, _ in name_words(mention))
     head = [entity_of(c["id"]) for c in ranked[:k]]
-    if not words or any(tuple(t for t, _ in name_words(_QUALIFIER.sub("", e.title))) == words
-                        for e in head):
+    if not words or _words(mention) in [_title_words(e.title) for e in head]:
         return ranked
     return _regroup(ranked, k, [words in page_aliases(e) for e in head], "alias", first=True)

@@ -159,7 +159,7 @@ def writes_initial(text: str, pair: Tuple[str, str, bool]) -> bool:
     """Whether ``text`` writes a word starting with the pair's letter just before (initial
     first) or after its name word: the name, or the same initial (module docstring)."""
     letter, name, first = pair
-    words = _FOLDED_WORD.findall(fold(text))
+    words = _folded_words(text)
     for i, word in enumerate(words):
         if word == name:
             other = words[i - 1] if first and i > 0 else words[i + 1] if not first and \
@@ -169,9 +169,19 @@ def writes_initial(text: str, pair: Tuple[str, str, bool]) -> bool:
     return False
 
 
-def _initials_label(pair: Tuple[str, str, bool]) -> str:
-    letter, name, first = pair
-    return f"{letter}. {name}" if first else f"{name} {letter}."
+@lru_cache(maxsize=1 << 16)
+def _folded_words(text: str) -> Tuple[str, ...]:
+    """A page's or title's words in order, folded (read once per text)."""
+    return tuple(_FOLDED_WORD.findall(fold(text)))
+
+
+def _unwritten_initials(pairs: Sequence[Tuple[str, str, bool]], entity: "Entity") -> Set[str]:
+    """The initials of ``pairs`` that ``entity``'s page does not write ("k. ambros")."""
+    if not pairs:
+        return set()
+    page = f"{entity.title}. {entity.description}"
+    return {f"{letter}. {name}" if first else f"{name} {letter}."
+            for letter, name, first in pairs if not writes_initial(page, (letter, name, first))}
 
 
 # a page gives its entity another name after these words ("was called the Hohrain Tramway until
@@ -201,9 +211,7 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
     each initial of :func:`initial_pairs` that the page does not write ("k. ambros")."""
     words = list(name_words(mention))
     pairs = initial_pairs(mention)
-    return [sorted(_unwritten(words, page_forms(e))
-                   | {_initials_label(p) for p in pairs
-                      if not writes_initial(f"{e.title}. {e.description}", p)})
+    return [sorted(_unwritten(words, page_forms(e)) | _unwritten_initials(pairs, e))
             for e in entities]
 
 

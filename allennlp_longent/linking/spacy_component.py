@@ -233,10 +233,7 @@ class LongentLinker:
                 settings.rerank_k = self.rerank_k
             if self.threshold is not None:
                 settings.threshold = self.threshold
-            if self.weight is not None:
-                settings.weight = self.weight
-            elif settings.text_weight is not None:  # calibrated on free text (--text-dev)
-                settings.weight = settings.text_weight
+            settings.weight = settings.free_text_weight if self.weight is None else self.weight
             if self.unwritten_nil is not None:
                 settings.unwritten_nil = self.unwritten_nil
             if linker is None:
