@@ -67,6 +67,9 @@ logger = logging.getLogger(__name__)
 FEATURES = ("retrieval", "mention", "clue", "own_document", "title_match", "share", "context",
             "names", "overlap", "qualifier", "fact", "unmatched")
 ENCODER_FEATURES = ("mention", "clue", "fact")
+# the direction each feature's definition gives it: +1, evidence for the candidate; -1, against
+# (own_document: a page rarely links to itself; unmatched: words the page never writes)
+DIRECTIONS = {f: -1 if f in ("own_document", "unmatched") else 1 for f in FEATURES}
 FACT_SENTENCES = 24
 SENTENCE_ENDS = (".", "!", "?")
 
@@ -296,16 +299,38 @@ def _weight_vector(weights: Dict[str, float]) -> np.ndarray:
 
 
 def fit(rows: Sequence[np.ndarray], golds: Sequence[int], settings: EvidenceSettings,
-        l2: float = 1e-2, steps: int = 200, features: Sequence[str] = FEATURES
-        ) -> EvidenceSettings:
+        l2: float = 1e-2, steps: int = 200, features: Sequence[str] = FEATURES,
+        signed: bool = True) -> EvidenceSettings:
     """Fits ``scales`` and ``weights`` (module docstring) on mentions whose gold index in their
     candidate rows is ``golds[i]`` (-1 or a single candidate: not used); only ``features`` get
-    a weight. Returns new settings."""
-    import torch
-
+    a weight. With ``signed``, a feature whose weight comes out against its definition's
+    direction (``DIRECTIONS``) is left out and the others refitted, until none is: on the
+    training worlds' correlated features a sign can flip ("context" and "title_match" came out
+    negative on the generated worlds), and a flipped sign carries that world's quirk to text
+    written otherwise. Returns new settings."""
     unknown = set(features) - set(FEATURES)
     if unknown or not features:
         raise ValueError(f"features must be a non-empty subset of {FEATURES}, got {features}")
+    used = list(features)
+    while True:
+        fitted = _fit_once(rows, golds, settings, l2, steps, used)
+        against = [f for f in used if DIRECTIONS[f] * fitted.weights[f] < 0]
+        if not signed or not against:
+            break
+        logger.info("first stage: %s left out, its weight against its direction", against)
+        used = [f for f in used if f not in against]
+        if not used:
+            raise ValueError("every feature's fitted weight is against its direction")
+    left_out = [f for f in features if f not in used]
+    fitted.weights.update(dict.fromkeys(left_out, 0.0))
+    fitted.fitted["left_out"] = left_out
+    return fitted
+
+
+def _fit_once(rows: Sequence[np.ndarray], golds: Sequence[int], settings: EvidenceSettings,
+              l2: float, steps: int, features: Sequence[str]) -> EvidenceSettings:
+    import torch
+
     mask = torch.tensor([float(f in features) for f in FEATURES], dtype=torch.float64)
 
     usable = [(r, g) for r, g in zip(rows, golds) if g >= 0 and len(r) > 1]

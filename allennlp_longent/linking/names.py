@@ -185,10 +185,16 @@ def _unwritten_initials(pairs: Sequence[Tuple[str, str, bool]], entity: "Entity"
 
 
 # a page gives its entity another name after these words ("was called the Hohrain Tramway until
-# 1921", "known in the valley as Old Ludo", "also called Ida of the Vennet"); "named after the
-# astronomer Clara Ambros" gives none: the name after them must be capitalised
-_ALIAS = re.compile(r"\b(?:called|named|renamed|nicknamed|known(?:\s+[a-z]+){0,3}\s+as)\s+"
-                    r"(?:the\s+)?([A-Z][\w'-]*(?:\s+(?:(?:of|the|de|von|van)\s+)*[A-Z][\w'-]*)*)")
+# 1921", "known in the valley as Old Ludo", "also called Ida of the Vennet", "known simply as
+# 'the Line'", "call letters RGM"), an adverb ("simply", "locally") and an opening quote allowed
+# before the name; "named after the astronomer Clara Ambros" gives none: the name after them
+# must be capitalised
+_ALIAS = re.compile(
+    r"\b(?:called|named|renamed|nicknamed|dubbed|call\s+(?:letters|sign)|"
+    r"(?:known|referred\s+to)(?:\s+[\w-]+){0,6}?\s+as)"
+    r"(?:\s+(?:simply|just|locally|popularly|affectionately|commonly|usually|often|also|still))*"
+    r"\s+['\"\u2018\u201c]?(?:the\s+)?"
+    r"([A-Z][\w'-]*(?:\s+(?:(?:of|the|de|von|van)\s+)*[A-Z][\w'-]*)*)")
 
 
 @lru_cache(maxsize=1 << 16)

@@ -6,6 +6,7 @@ import pytest
 from allennlp_longent.linking.candidates.generator import MentionQuery
 from allennlp_longent.linking.cascade import Cascade, CascadeSettings, calibrate
 from allennlp_longent.linking.evidence import (
+    DIRECTIONS,
     FEATURES,
     ContextEvidence,
     EvidenceSettings,
@@ -122,6 +123,25 @@ def test_fit_learns_the_deciding_feature_and_counts_what_it_saw():
                                                   for r, g in zip(rows[:60], golds[:60]))
     with pytest.raises(ValueError, match="no training mention"):
         fit([rows[-1]], [0], EvidenceSettings("enc"))
+
+
+def test_a_feature_fitted_against_its_direction_is_left_out_and_the_rest_refitted():
+    rng = np.random.default_rng(1)
+    rows, golds = [], []
+    for _ in range(40):
+        features = rng.normal(scale=0.1, size=(4, len(FEATURES)))
+        gold = int(rng.integers(4))
+        features[gold, FEATURES.index("retrieval")] += 1.0
+        features[gold, FEATURES.index("context")] -= 1.0  # this world's quirk: less is the gold
+        rows.append(features)
+        golds.append(gold)
+    free = fit(rows, golds, EvidenceSettings("enc"), signed=False)
+    signed = fit(rows, golds, EvidenceSettings("enc"))
+    assert free.weights["context"] < 0 and free.fitted["left_out"] == []
+    assert signed.weights["context"] == 0.0 and "context" in signed.fitted["left_out"]
+    assert signed.weights["retrieval"] > 0
+    assert all(DIRECTIONS[f] * w >= 0 for f, w in signed.weights.items())
+    assert signed.fitted["first_stage_at_1"] == 40
 
 
 def test_the_cascade_re_orders_retrieval_by_the_first_stage_and_keeps_it_when_calibrated():

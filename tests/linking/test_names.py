@@ -136,3 +136,16 @@ def test_page_aliases_are_capitalised_names_after_naming_words():
     assert page_aliases(railway) == {("hohrain", "tramway")}
     assert page_aliases(father) == {("ludo",)}  # "Old" is a title written before a name
     assert page_aliases(engine) == frozenset()
+
+
+def test_page_aliases_after_an_adverb_a_quote_or_call_letters():
+    from allennlp_longent.linking.names import page_aliases
+
+    line = Entity("l", "Sahli Railway", "Along its route it is known simply as 'the Line'.")
+    festival = Entity("f", "Festival of Bir Salma", "In the city it is called simply “the Nights”.")
+    radio = Entity("r", "Radio Ghadamor", "Radio Ghadamor, call letters RGM, broadcasts news.")
+    place = Entity("p", "Khan Qadir", "It is known as a place of rest, named after Hamid Qadir.")
+    assert page_aliases(line) == {("line",)}
+    assert page_aliases(festival) == {("nights",)}
+    assert page_aliases(radio) == {("rgm",)}
+    assert page_aliases(place) == frozenset()  # a lower-case phrase, and a namesake, are no names

@@ -71,10 +71,11 @@ class ContextEvidenceFirstStage(Model):
 
     def __init__(self, vocab: Vocabulary, encoder: str = "packaged_minilm", window: int = 48,
                  max_length: int = 256, top_k: int = 64, retriever: str = "bm25",
-                 l2: float = 1e-2, steps: int = 200, batch_size: int = 32, **kwargs) -> None:
+                 l2: float = 1e-2, steps: int = 200, batch_size: int = 32,
+                 signed: bool = True, **kwargs) -> None:
         super().__init__(vocab, **kwargs)
         self.encoder, self.window, self.max_length = encoder, window, max_length
-        self.top_k, self.l2, self.steps = top_k, l2, steps
+        self.top_k, self.l2, self.steps, self.signed = top_k, l2, steps, signed
         self.weights = torch.nn.Parameter(torch.zeros(len(FEATURES), dtype=torch.float64))
         self.register_buffer("scales", torch.tensor([[0.0, 1.0]] * len(FEATURES),
                                                     dtype=torch.float64))
@@ -186,7 +187,8 @@ class ContextEvidenceFit(Trainer):
             ids = [e.id for e in entities]
             rows.append(found)
             golds.append(ids.index(mention["gold"]) if mention["gold"] in ids else -1)
-        fitted = fit(rows, golds, self.model.settings(), self.model.l2, self.model.steps)
+        fitted = fit(rows, golds, self.model.settings(), self.model.l2, self.model.steps,
+                     signed=self.model.signed)
         self.model.load_fitted(fitted)
         metrics: Dict[str, Any] = {f"training_{k}": v for k, v in fitted.fitted.items()}
         metrics.update({f"weight_{k}": v for k, v in fitted.weights.items()})
