@@ -123,6 +123,7 @@ echo "== 4/7 calibrate the cascade on frost_fjords and the free-text dev sets: o
 "$bin/longent" calibrate "$data/mentions/val.json" --first-stage "$run/first_stage/model.tar.gz" \
   --cross-encoder "$run/cross_encoder/model.tar.gz" --rerank-k 4 --nil-rate "$nil_rate" \
   --text-dev fixtures/freetext/dev fixtures/freetext/dev2 fixtures/freetext/dev3 \
+  fixtures/freetext/dev4 fixtures/freetext/dev5 \
   --output "$run/cascade/model.tar.gz" --overwrite 2>"$run/calibrate.log" | sed 's/^/  /' \
   || { tail -n 20 "$run/calibrate.log" >&2; exit 1; }
 

@@ -4,7 +4,8 @@ A set is a folder with ``kb.jsonl`` and ``paragraphs.jsonl`` (:mod:`allennlp_lon
 freetext`; ``fixtures/freetext/{dev,dev2,dev3,test,...}``). The first row is retrieval alone
 (BM25 with its title field, each span on its own). The second is retrieval with the rules that need
 no model: name coreference (a person span that shortens an earlier one takes its link), label
-agreement (a candidate whose page's pronouns clash with the span's label goes after the others),
+agreement (a candidate whose page's pronouns clash with the span's label goes after the others; a
+common-noun span, "the fortress", prefers the pages that define their entity by its noun),
 article agreement (after "the", a person named without one goes after the others), name
 agreement (a name with an initial, "L. Ambros", prefers the titles that write it; a name that is no
 title, the pages that give it as another name) and, when the

@@ -30,6 +30,11 @@ title writes that initial beside that name word ("Ludovic Ambros", not "Clara Am
 candidate's title prefers the candidates whose page gives it as their other name ("was called the
 Hohrain Tramway until 1921"): ``alias_order`` (:func:`allennlp_longent.linking.names.page_aliases`).
 
+A common-noun span ("the fortress", "her well", "airport") names its entity by its kind: it
+prefers, among the first ``k``, the candidates whose page defines them with that noun ("Qasr Tamit
+is a mud-brick fortress", "A caravanserai.") or whose bare title ends with it ("Ghadamor
+Airfield"): ``noun_order``.
+
 English writes no article before a person's name: "the Mary Roe" is the locomotive, "the Vell
 company" the brewery. ``article_order`` moves, for a name written after "the", the candidates
 read as persons whose own page does not name them after "the" ("The Mary Roe is a steam
@@ -198,3 +203,55 @@ def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "En
     if not words or _words(mention) in [_title_words(e.title) for e in head]:
         return ranked
     return _regroup(ranked, k, [words in page_aliases(e) for e in head], "alias", first=True)
+
+
+DETERMINERS = frozenset("the a an this that these those his her its their our my your".split())
+# words that end a page's defining phrase: "X is a mud-brick fortress on a rocky hill"
+_DEFINITION_STOPS = frozenset("""of on in at near from that which who whose where with by and
+    or for to above below beside between under over since built founded opened""".split())
+_DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the)\s+)(.*)$")
+
+
+def common_noun(mention: str) -> Optional[str]:
+    """The head noun of a span written without a name ("the fortress", "her well": a determiner
+    and lower-case words), lower case; None for a span with a capitalised word after its first."""
+    words = mention.split()
+    if not words or any(w[:1].isupper() for w in words[1:]):
+        return None
+    if words[0][:1].isupper() and words[0].lower() not in DETERMINERS:
+        return None
+    head = _WORD.findall(words[-1].lower())
+    return head[0] if head and head[0] not in DETERMINERS else None
+
+
+@lru_cache(maxsize=1 << 16)
+def kind_nouns(entity: "Entity") -> frozenset:
+    """The words of the phrase that defines ``entity`` in its first sentence (after "is a",
+    "was the", or a sentence opening "A ..."), up to a preposition or clause, and the last word
+    of its bare title."""
+    first = _SENTENCE_END.split(entity.description.strip(), maxsplit=1)[0]
+    first = re.split(r"[,;:()]", first, maxsplit=1)[0] if first.lower().startswith(
+        ("a ", "an ", "the ")) else first
+    words: List[str] = []
+    match = _DEFINES.match(first.lower())
+    if match:
+        for word in _WORD.findall(match.group(1)):
+            if word in _DEFINITION_STOPS:
+                break
+            words.append(word)
+    title = _title_words(entity.title)
+    return frozenset(words + list(title[-1:]))
+
+
+def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+               k: int) -> List[dict]:
+    """For a common-noun span (:func:`common_noun`): the candidates among the first ``k`` whose
+    :func:`kind_nouns` hold its head noun (or the head without a plural "s" or "es") go first,
+    marked ``kind_noun``; unchanged when none or all of them do."""
+    head = common_noun(mention)
+    if head is None:
+        return ranked
+    heads = {head, head[:-1], head[:-2] if head.endswith("es") else head} \
+        if head.endswith("s") and len(head) > 3 else {head}
+    flags = [bool(heads & kind_nouns(entity_of(c["id"]))) for c in ranked[:k]]
+    return _regroup(ranked, k, flags, "kind_noun", first=True)

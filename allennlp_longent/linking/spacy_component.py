@@ -13,7 +13,8 @@ strict part of an earlier person span's in the same document ("Corrander" after 
 Corrander") takes that span's link (:func:`allennlp_longent.linking.names.name_antecedents`);
 with ``label_agreement`` (the default), candidates whose page's pronouns clash with the span's
 label go after the others (and a place span's name with a word for a kind of place goes first
-when no title is the name), with ``article_agreement`` (the default) so do the persons when
+when no title is the name, and for a common-noun span, "the fortress", the pages that define
+their entity by that noun), with ``article_agreement`` (the default) so do the persons when
 the span is a name written after "the", and with ``name_agreement`` (the default) a name
 written with an initial ("L. Ambros") puts the candidates whose title writes it first, and a
 name that is no title the candidates whose page gives it as another name ("was called the
@@ -127,7 +128,8 @@ def make_longent_linker(
     calibrate --unwritten-nil``; it also works without ``model``); ``name_coreference``: a
     person span that shortens an earlier one takes its link (module docstring);
     ``label_agreement``: among the first ``rerank_k`` candidates, those whose page's pronouns
-    clash with the span's label (:mod:`allennlp_longent.linking.kinds`) go after the others;
+    clash with the span's label (:mod:`allennlp_longent.linking.kinds`) go after the others, and
+    for a common-noun span those whose page defines their entity by its noun go first;
     ``article_agreement``: for a name written after "the", the candidates read as persons whose
     page does not name them after "the" go after the others (the same module);
     ``name_agreement``: for a name with an initial, the candidates whose title writes it go
@@ -329,6 +331,7 @@ class LongentLinker:
             initial_order,
             kind,
             named_with_article,
+            noun_order,
             place_order,
             type_order,
         )
@@ -349,6 +352,7 @@ class LongentLinker:
             if self.label_agreement:
                 candidates = type_order(span.label_, candidates, kind_of, k, span.text, title_of)
                 candidates = place_order(span.text, span.label_, candidates, title_of, k)
+                candidates = noun_order(span.text, candidates, kb.__getitem__, k)
             if self.article_agreement and after_article(_words_from_article(span)):
                 candidates = article_order(candidates, kind_of, with_article, k)
             if self.name_agreement:

@@ -153,3 +153,25 @@ def test_alias_order_needs_a_name_that_is_no_title():
     assert [c["id"] for c in alias_order("Hohrain Tramway", ranked, pages.get, 4)] == list("rhbo")
     assert alias_order("Oast Porter", ranked, pages.get, 4) == ranked  # a title: no alias wins
     assert [c["id"] for c in alias_order("Oast Porter", ranked, pages.get, 3)] == list("bhro")
+
+
+def test_a_common_noun_prefers_the_pages_that_define_their_entity_by_it():
+    from allennlp_longent.linking.kinds import common_noun, kind_nouns, noun_order
+
+    pages = {"h": Entity("h", "Qasr Tamit Hotel", "The Qasr Tamit Hotel is a hotel in the old "
+                         "fortress's shadow, named after the fortress."),
+             "q": Entity("q", "Qasr Tamit", "Qasr Tamit is a mud-brick fortress on a hill."),
+             "a": Entity("a", "Ghadamor Airfield", "Laid out in 1929 for the air mail."),
+             "k": Entity("k", "Khan Qadir", "A caravanserai. It stands by the gate.")}
+    assert [common_noun(m) for m in ("the fortress", "The fortresses", "her well", "the Line",
+                                     "Qasr Tamit", "airfield")] == [
+        "fortress", "fortresses", "well", None, None, "airfield"]
+    assert kind_nouns(pages["q"]) == {"mud", "brick", "fortress", "tamit"}
+    assert kind_nouns(pages["h"]) == {"hotel"}  # the defining phrase stops at "in"
+    assert kind_nouns(pages["k"]) == {"caravanserai", "qadir"}
+    ranked = [{"id": i} for i in "hqak"]
+    assert [c["id"] for c in noun_order("the fortress", ranked, pages.get, 4)] == list("qhak")
+    assert [c["id"] for c in noun_order("The fortresses", ranked, pages.get, 4)] == list("qhak")
+    assert [c["id"] for c in noun_order("airfield", ranked, pages.get, 4)] == list("ahqk")
+    assert noun_order("the fortress", ranked, pages.get, 1) == ranked  # beyond the first k
+    assert noun_order("Qasr Tamit", ranked, pages.get, 4) == ranked  # a name, not a noun
