@@ -7,8 +7,9 @@ no model: name coreference (a person span that shortens an earlier one takes its
 agreement (a candidate whose page's pronouns clash with the span's label goes after the others; a
 common-noun span, "the fortress", prefers the pages that define their entity by its noun),
 article agreement (after "the", a person named without one goes after the others), name
-agreement (a name with an initial, "L. Ambros", prefers the titles that write it; a name that is no
-title, the pages that give it as another name) and, when the
+agreement (a span that is one candidate's bare title puts it first; a name with an initial, "L.
+Ambros", prefers the titles that write it; a name that is no title, the pages that give it as
+another name) and, when the
 archive given by ``--model`` has it, the ``unwritten_nil`` rule; ``--no-name-coreference``,
 ``--no-label-agreement``, ``--no-article-agreement`` and ``--no-name-agreement`` leave the
 first four out of every row.

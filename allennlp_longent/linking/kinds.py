@@ -24,6 +24,12 @@ A place span also prefers, when no candidate's title is its name, a candidate wh
 name with a word for a kind of place ("the Oast" is the River Oast, not the Great Oast Flood):
 ``place_order``.
 
+A mention that is the bare title of exactly one of the first ``k`` puts it first, read with a
+street abbreviation written out ("Pellow St." is Pellow Street; a first "St" is a saint):
+``title_order``. The first stage weighs a title among other evidence, and on free text it put
+"St Ida's Church" under the saint and "Josiah Pellow" under the engine named after him; a rule
+after it (article agreement: "the Mary Roe" is no person) may still move it.
+
 A name written with an initial ("L. Ambros") prefers, among the first ``k``, the candidates whose
 title writes that initial beside that name word ("Ludovic Ambros", not "Clara Ambros"):
 ``initial_order`` (:func:`allennlp_longent.linking.names.initial_pairs`). A name that is no
@@ -255,3 +261,30 @@ def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Ent
         if head.endswith("s") and len(head) > 3 else {head}
     flags = [bool(heads & kind_nouns(entity_of(c["id"]))) for c in ranked[:k]]
     return _regroup(ranked, k, flags, "kind_noun", first=True)
+
+
+# the last word of a name that abbreviates a street word ("Pellow St", "Mill Rd."); a first "St"
+# is "Saint" ("St Ida's") and is left as written
+STREET_WORDS = {"st": "Street", "rd": "Road", "ave": "Avenue", "sq": "Square", "ln": "Lane",
+                "blvd": "Boulevard"}
+
+
+def spelled_out(mention: str) -> str:
+    """``mention`` with a last word that abbreviates a street word written out ("Pellow St." →
+    "Pellow Street"); unchanged otherwise."""
+    words = mention.split()
+    if len(words) > 1 and words[-1].lower().rstrip(".") in STREET_WORDS:
+        return " ".join(words[:-1] + [STREET_WORDS[words[-1].lower().rstrip(".")]])
+    return mention
+
+
+def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],
+                k: int) -> List[dict]:
+    """For a mention (:func:`spelled_out`) that is the bare title of exactly one of the first
+    ``k`` candidates (read as ``type_order`` reads titles): that one goes first, marked
+    ``exact_title``; unchanged otherwise."""
+    words = _words(spelled_out(mention))
+    flags = [_title_words(title_of(c["id"])) == words for c in ranked[:k]]
+    if sum(flags) != 1:
+        return ranked
+    return _regroup(ranked, k, flags, "exact_title", first=True)

@@ -15,8 +15,9 @@ with ``label_agreement`` (the default), candidates whose page's pronouns clash w
 label go after the others (and a place span's name with a word for a kind of place goes first
 when no title is the name, and for a common-noun span, "the fortress", the pages that define
 their entity by that noun), with ``article_agreement`` (the default) so do the persons when
-the span is a name written after "the", and with ``name_agreement`` (the default) a name
-written with an initial ("L. Ambros") puts the candidates whose title writes it first, and a
+the span is a name written after "the", and with ``name_agreement`` (the default) a span that
+is the bare title of exactly one candidate puts it first ("Pellow St." read as Pellow Street), a
+name written with an initial ("L. Ambros") puts the candidates whose title writes it first, and a
 name that is no title the candidates whose page gives it as another name ("was called the
 Hohrain Tramway") (:mod:`allennlp_longent.linking.kinds`).
 ``span._.longent_candidates`` holds the ranked candidates with their scores,
@@ -132,9 +133,10 @@ def make_longent_linker(
     for a common-noun span those whose page defines their entity by its noun go first;
     ``article_agreement``: for a name written after "the", the candidates read as persons whose
     page does not name them after "the" go after the others (the same module);
-    ``name_agreement``: for a name with an initial, the candidates whose title writes it go
-    first, and for a name that is no candidate's title, those whose page gives it as their other
-    name (the same module); ``spans_key``: link
+    ``name_agreement``: a span that is the bare title of exactly one of them puts it first;
+    for a name with an initial, the candidates whose title writes it go first, and for a name
+    that is no candidate's title, those whose page gives it as their other name (the same
+    module); ``spans_key``: link
     ``doc.spans[spans_key]`` instead of ``doc.ents``;
     ``batch_size``: mentions per model call. ``archive`` and ``calibration`` (the old
     three-file configuration) are refused with what to pass instead."""
@@ -333,6 +335,7 @@ class LongentLinker:
             named_with_article,
             noun_order,
             place_order,
+            title_order,
             type_order,
         )
 
@@ -349,6 +352,8 @@ class LongentLinker:
 
         agreed = []
         for span, candidates in zip(spans, ranked):
+            if self.name_agreement:
+                candidates = title_order(span.text, candidates, title_of, k)
             if self.label_agreement:
                 candidates = type_order(span.label_, candidates, kind_of, k, span.text, title_of)
                 candidates = place_order(span.text, span.label_, candidates, title_of, k)
@@ -435,14 +440,19 @@ def _words_from_article(span: Span) -> List[str]:
 
 
 def _context_words(doc: Doc, span: Span, reach: int) -> Tuple[Tuple[str, ...], int, int]:
-    """The non-space tokens within ``reach`` words of ``span``, and the span's inclusive offsets.
+    """The non-space tokens within ``reach`` words of ``span`` (the span's with a street
+    abbreviation written out: :func:`~allennlp_longent.linking.kinds.spelled_out`), and the
+    span's inclusive offsets.
 
     The reader's window takes fewer than ``reach`` word pieces on each side of the mention and
     every word has at least one piece, so cutting here never changes the window.
     """
+    from allennlp_longent.linking.kinds import spelled_out
+
     inside = [token.i for token in span if not token.is_space]
     left = [t.text for t in doc[max(0, span.start - reach) : inside[0]] if not t.is_space]
     mention = [doc[i].text for i in range(inside[0], inside[-1] + 1) if not doc[i].is_space]
+    mention = spelled_out(" ".join(mention)).split()
     right = [t.text for t in doc[inside[-1] + 1 : inside[-1] + 1 + reach] if not t.is_space]
     left = left[-reach:]
     words = tuple(left + mention + right[:reach])

@@ -175,3 +175,22 @@ def test_a_common_noun_prefers_the_pages_that_define_their_entity_by_it():
     assert [c["id"] for c in noun_order("airfield", ranked, pages.get, 4)] == list("ahqk")
     assert noun_order("the fortress", ranked, pages.get, 1) == ranked  # beyond the first k
     assert noun_order("Qasr Tamit", ranked, pages.get, 4) == ranked  # a name, not a noun
+
+
+def test_a_mention_that_is_one_candidates_bare_title_puts_it_first():
+    from allennlp_longent.linking.kinds import spelled_out, title_order
+
+    titles = {"s": "Saint Ida", "c": "St Ida's Church", "e": "Josiah (mill engine)",
+              "j": "Josiah Pellow", "p": "Pellow Street", "m": "Ada Pellow (march)",
+              "a": "Ada Pellow"}
+    ranked = [{"id": i} for i in "secjpma"]
+    assert [spelled_out(m) for m in ("Pellow St.", "Pellow st", "St Ida", "Ada")] == [
+        "Pellow Street", "Pellow Street", "St Ida", "Ada"]
+    assert [c["id"] for c in title_order("St Ida's Church", ranked, titles.get, 4)] == list(
+        "csejpma")
+    assert [c["id"] for c in title_order("josiah pellow", ranked, titles.get, 4)] == list(
+        "jsecpma")
+    assert [c["id"] for c in title_order("Pellow St.", ranked, titles.get, 5)] == list("psecjma")
+    assert title_order("Pellow St.", ranked, titles.get, 4) == ranked  # beyond the first k
+    assert title_order("Ada Pellow", ranked, titles.get, 7) == ranked  # two bare titles
+    assert title_order("Josiah", ranked, titles.get, 4)[0]["id"] == "e"  # the engine's bare title

@@ -68,7 +68,8 @@ def check_ranking(doc, threshold=0.0):
             assert ranked is None and ent.kb_id_ == ""
             continue
         # by score within each group the label, article and name rules moved as one
-        flags = ("label_clash", "place_title", "article_clash", "initial_title", "alias")
+        flags = ("label_clash", "place_title", "kind_noun", "article_clash", "initial_title",
+                 "alias", "exact_title")
         groups = {tuple(c.get(f, False) for f in flags) for c in ranked or []}
         for group in groups:
             scores = [c["score"] for c in ranked if tuple(c.get(f, False) for f in flags) == group]
