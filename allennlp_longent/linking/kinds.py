@@ -257,8 +257,9 @@ def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Ent
     head = common_noun(mention)
     if head is None:
         return ranked
-    heads = {head, head[:-1], head[:-2] if head.endswith("es") else head} \
-        if head.endswith("s") and len(head) > 3 else {head}
+    heads = {head}
+    if head.endswith("s") and len(head) > 3:
+        heads |= {head[:-1], head[:-2]} if head.endswith("es") else {head[:-1]}
     flags = [bool(heads & kind_nouns(entity_of(c["id"]))) for c in ranked[:k]]
     return _regroup(ranked, k, flags, "kind_noun", first=True)
 
@@ -273,9 +274,8 @@ def spelled_out(mention: str) -> str:
     """``mention`` with a last word that abbreviates a street word written out ("Pellow St." →
     "Pellow Street"); unchanged otherwise."""
     words = mention.split()
-    if len(words) > 1 and words[-1].lower().rstrip(".") in STREET_WORDS:
-        return " ".join(words[:-1] + [STREET_WORDS[words[-1].lower().rstrip(".")]])
-    return mention
+    last = words[-1].lower().rstrip(".") if len(words) > 1 else ""
+    return " ".join(words[:-1] + [STREET_WORDS[last]]) if last in STREET_WORDS else mention
 
 
 def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],
