@@ -59,6 +59,7 @@ from allennlp_longent.linking.names import (
     initial_pairs,
     name_words,
     page_aliases,
+    spelled_out,
     writes_initial,
 )
 
@@ -89,6 +90,14 @@ def _words(text: str) -> Tuple[str, ...]:
 @lru_cache(maxsize=1 << 16)
 def _title_words(title: str) -> Tuple[str, ...]:
     return _words(bare_title(title))
+
+
+def is_title(mention: str, ranked: List[dict], title_of: Callable[[str], str],
+             k: int) -> List[bool]:
+    """Per candidate among the first ``k``: ``mention`` is its bare title (case, articles and a
+    bracketed qualifier ignored)."""
+    words = _words(mention)
+    return [_title_words(title_of(c["id"])) == words for c in ranked[:k]]
 
 
 def _regroup(ranked: List[dict], k: int, flags: Sequence[bool], mark: str,
@@ -144,12 +153,11 @@ def type_order(label: str, ranked: List[dict], kind_of: Callable[[str], Optional
     ``k`` moved after the others of those ``k``, marked ``label_clash``; unchanged when all or
     none of them clash, or when ``mention`` is the bare title of exactly one of them (the name
     outweighs a label: a small NER model calls "Galt Park" a person)."""
-    head = ranked[:k]
-    if mention is not None and title_of is not None:
-        words = _words(mention)
-        if sum(_title_words(title_of(c["id"])) == words for c in head) == 1:
-            return ranked
-    return _regroup(ranked, k, [clashes(label, kind_of(c["id"])) for c in head], "label_clash")
+    if mention is not None and title_of is not None and sum(
+            is_title(mention, ranked, title_of, k)) == 1:
+        return ranked
+    return _regroup(ranked, k, [clashes(label, kind_of(c["id"])) for c in ranked[:k]],
+                    "label_clash")
 
 
 def after_article(words: Sequence[str]) -> bool:
@@ -201,13 +209,13 @@ def initial_order(mention: str, ranked: List[dict], title_of: Callable[[str], st
 
 def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
                 k: int) -> List[dict]:
-    """For a mention that is no bare title among the first ``k`` (read as ``type_order`` reads
-    titles): the candidates whose page gives its name words as another name of theirs go first,
+    """For a mention that is no bare title among the first ``k`` (:func:`is_title`): the
+    candidates whose page gives its name words as another name of theirs go first,
     marked ``alias``; unchanged when none or all of them do."""
     words = tuple(t for t, _ in name_words(mention))
-    head = [entity_of(c["id"]) for c in ranked[:k]]
-    if not words or _words(mention) in [_title_words(e.title) for e in head]:
+    if not words or any(is_title(mention, ranked, lambda i: entity_of(i).title, k)):
         return ranked
+    head = [entity_of(c["id"]) for c in ranked[:k]]
     return _regroup(ranked, k, [words in page_aliases(e) for e in head], "alias", first=True)
 
 
@@ -264,27 +272,12 @@ def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Ent
     return _regroup(ranked, k, flags, "kind_noun", first=True)
 
 
-# the last word of a name that abbreviates a street word ("Pellow St", "Mill Rd."); a first "St"
-# is "Saint" ("St Ida's") and is left as written
-STREET_WORDS = {"st": "Street", "rd": "Road", "ave": "Avenue", "sq": "Square", "ln": "Lane",
-                "blvd": "Boulevard"}
-
-
-def spelled_out(mention: str) -> str:
-    """``mention`` with a last word that abbreviates a street word written out ("Pellow St." →
-    "Pellow Street"); unchanged otherwise."""
-    words = mention.split()
-    last = words[-1].lower().rstrip(".") if len(words) > 1 else ""
-    return " ".join(words[:-1] + [STREET_WORDS[last]]) if last in STREET_WORDS else mention
-
-
 def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],
                 k: int) -> List[dict]:
-    """For a mention (:func:`spelled_out`) that is the bare title of exactly one of the first
-    ``k`` candidates (read as ``type_order`` reads titles): that one goes first, marked
+    """For a mention (:func:`~allennlp_longent.linking.names.spelled_out`) that is the bare title
+    of exactly one of the first ``k`` candidates (:func:`is_title`): that one goes first, marked
     ``exact_title``; unchanged otherwise."""
-    words = _words(spelled_out(mention))
-    flags = [_title_words(title_of(c["id"])) == words for c in ranked[:k]]
+    flags = is_title(spelled_out(mention), ranked, title_of, k)
     if sum(flags) != 1:
         return ranked
     return _regroup(ranked, k, flags, "exact_title", first=True)

@@ -27,6 +27,9 @@ first letter on the same side of that name word ("Ludovic Ambros", "Ruth Pennock
 "K. Ambros" among pages of Ludovic, Clara and Felix Ambros names a relative the KB lacks. In
 Re-DocRED's development documents 1 of the 62 mentions with such an initial is not written so on
 its own entity's page. ``kinds.initial_order`` puts the candidates whose title writes it first.
+
+``spelled_out`` writes out a street abbreviation that ends a name ("Pellow St." is Pellow
+Street; a first "St" stays a saint), for the spaCy component's query and ``kinds.title_order``.
 """
 
 import re
@@ -134,6 +137,20 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
                 yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
 
 
+# the last word of a name that abbreviates a street word ("Pellow St", "Mill Rd."); a first "St"
+# is "Saint" ("St Ida's") and is left as written
+STREET_WORDS = {"st": "Street", "rd": "Road", "ave": "Avenue", "sq": "Square", "ln": "Lane",
+                "blvd": "Boulevard"}
+
+
+def spelled_out(mention: str) -> str:
+    """``mention`` with a last word that abbreviates a street word written out ("Pellow St." →
+    "Pellow Street"); unchanged otherwise."""
+    words = mention.split()
+    last = words[-1].lower().rstrip(".") if len(words) > 1 else ""
+    return " ".join(words[:-1] + [STREET_WORDS[last]]) if last in STREET_WORDS else mention
+
+
 _INITIAL = re.compile(r"[A-Z]\.")
 _FOLDED_WORD = re.compile(r"\w+")
 
@@ -160,13 +177,10 @@ def writes_initial(text: str, pair: Tuple[str, str, bool]) -> bool:
     first) or after its name word: the name, or the same initial (module docstring)."""
     letter, name, first = pair
     words = _folded_words(text)
-    for i, word in enumerate(words):
-        if word == name:
-            other = words[i - 1] if first and i > 0 else words[i + 1] if not first and \
-                i + 1 < len(words) else ""
-            if other[:1] == letter:  # the name ("Ludovic") or the same initial
-                return True
-    return False
+    step = -1 if first else 1
+    # the neighbour is the name ("Ludovic") or the same initial
+    return any(word == name and 0 <= i + step < len(words) and words[i + step][:1] == letter
+               for i, word in enumerate(words))
 
 
 @lru_cache(maxsize=1 << 16)

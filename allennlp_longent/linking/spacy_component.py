@@ -441,13 +441,13 @@ def _words_from_article(span: Span) -> List[str]:
 
 def _context_words(doc: Doc, span: Span, reach: int) -> Tuple[Tuple[str, ...], int, int]:
     """The non-space tokens within ``reach`` words of ``span`` (the span's with a street
-    abbreviation written out: :func:`~allennlp_longent.linking.kinds.spelled_out`), and the
+    abbreviation written out: :func:`~allennlp_longent.linking.names.spelled_out`), and the
     span's inclusive offsets.
 
     The reader's window takes fewer than ``reach`` word pieces on each side of the mention and
     every word has at least one piece, so cutting here never changes the window.
     """
-    from allennlp_longent.linking.kinds import spelled_out
+    from allennlp_longent.linking.names import spelled_out
 
     inside = [token.i for token in span if not token.is_space]
     left = [t.text for t in doc[max(0, span.start - reach) : inside[0]] if not t.is_space]
