@@ -69,6 +69,16 @@ if TYPE_CHECKING:
 PERSONAL = frozenset("he she his her hers him himself herself".split())
 IMPERSONAL = frozenset("it its itself".split())
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
+# spans that never name a person; a PRODUCT may be a ship, which its page calls "she"
+NOT_PERSON_LABELS = PLACE_LABELS | {"ORG", "EVENT", "WORK_OF_ART", "LAW"}
+EVENT_LABELS = frozenset({"EVENT"})
+# nouns that define an event; words that also name a thing or a place ("fair", "fire", "cup",
+# "derby") are left out
+EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutiny massacre raid
+    lockout strike flood storm earthquake eruption famine epidemic shipwreck festival regatta race
+    tournament championship ceremony carnival procession pilgrimage election expedition marathon
+    contest competition dispute event""".split())
+_PARTICIPLES = frozenset("run held fought won lost sung".split())
 PERSON, THING = "person", "thing"
 ARTICLES = frozenset({"the"})
 # words for a kind of place that prose leaves out of a place's name ("the Oast", "Kessen")
@@ -123,7 +133,10 @@ def _by_pronouns(words: Sequence[str]) -> Optional[str]:
 
 @lru_cache(maxsize=1 << 16)
 def kind(entity: "Entity") -> Optional[str]:
-    """``person``, ``thing`` or None (module docstring)."""
+    """``person``, ``thing`` or None (module docstring); an event (:func:`is_event`) is a thing,
+    whatever its pronouns (a battle's page narrates what its leaders did)."""
+    if is_event(entity):
+        return THING
     text = entity.description.lower()
     openers = [match.group() for sentence in _SENTENCE_END.split(text)
                for match in [_WORD.search(sentence)] if match]
@@ -141,9 +154,10 @@ def named_with_article(entity: "Entity") -> bool:
 
 
 def clashes(label: str, entity_kind: Optional[str]) -> bool:
-    """A person span against a thing, or a place span against a person."""
+    """A person span against a thing, or a span that never names a person (a place, an
+    organisation, an event, a work, a law: ``NOT_PERSON_LABELS``) against a person."""
     return (label in PERSON_LABELS and entity_kind == THING
-            or label in PLACE_LABELS and entity_kind == PERSON)
+            or label in NOT_PERSON_LABELS and entity_kind == PERSON)
 
 
 def type_order(label: str, ranked: List[dict], kind_of: Callable[[str], Optional[str]],
@@ -239,10 +253,9 @@ def common_noun(mention: str) -> Optional[str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def kind_nouns(entity: "Entity") -> frozenset:
-    """The words of the phrase that defines ``entity`` in its first sentence (after "is a",
-    "was the", or a sentence opening "A ..."), up to a preposition or clause, and the last word
-    of its bare title."""
+def defining_words(entity: "Entity") -> Tuple[str, ...]:
+    """The words, in order, of the phrase that defines ``entity`` in its first sentence (after
+    "is a", "was the", or a sentence opening "A ..."), up to a preposition or clause."""
     first = _SENTENCE_END.split(entity.description.strip(), maxsplit=1)[0]
     first = re.split(r"[,;:()]", first, maxsplit=1)[0] if first.lower().startswith(
         ("a ", "an ", "the ")) else first
@@ -253,8 +266,27 @@ def kind_nouns(entity: "Entity") -> frozenset:
             if word in _DEFINITION_STOPS:
                 break
             words.append(word)
-    title = _title_words(entity.title)
-    return frozenset(words + list(title[-1:]))
+    return tuple(words)
+
+
+@lru_cache(maxsize=1 << 16)
+def kind_nouns(entity: "Entity") -> frozenset:
+    """The words of :func:`defining_words` and the last word of ``entity``'s bare title."""
+    return frozenset(defining_words(entity) + _title_words(entity.title)[-1:])
+
+
+def defining_head(entity: "Entity") -> Optional[str]:
+    """The head noun of :func:`defining_words`: its last word before a participle that follows
+    the noun ("a rowing race held every summer", "a camel race run in February": race; "a war
+    poet": poet); the title's last word when the phrase opens with the title ("The Herring Riot
+    broke out in Gullhaven": a sentence about it, not a definition); None without a phrase."""
+    words, title = defining_words(entity), _title_words(entity.title)
+    if title and words[:len(title)] == title:
+        return title[-1]
+    for i, word in enumerate(words[1:], start=1):
+        if word.endswith("ed") or word in _PARTICIPLES:
+            return words[i - 1]
+    return words[-1] if words else None
 
 
 def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
@@ -270,6 +302,36 @@ def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Ent
         heads |= {head[:-1], head[:-2]} if head.endswith("es") else {head[:-1]}
     flags = [bool(heads & kind_nouns(entity_of(c["id"]))) for c in ranked[:k]]
     return _regroup(ranked, k, flags, "kind_noun", first=True)
+
+
+@lru_cache(maxsize=1 << 16)
+def is_event(entity: "Entity") -> bool:
+    """The page defines an event: its title opens with one of ``EVENT_NOUNS`` and "of" ("Battle
+    of Tellau"), or the head of its defining phrase (:func:`defining_head`: "a rowing race held
+    every summer") is one, or, for a page with no defining phrase, its title's last word
+    ("Wennaby Lockout"). The head, not any word of the phrase: "a war poet" is a person, and the
+    head outweighs a title ending in a surname ("Henry Flood was a statesman")."""
+    title = _title_words(entity.title)
+    if len(title) > 2 and title[0] in EVENT_NOUNS and title[1] == "of":
+        return True
+    head = defining_head(entity)
+    return (head if head is not None else title[-1] if title else "") in EVENT_NOUNS
+
+
+def event_order(label: str, ranked: List[dict], entity_of: Callable[[str], "Entity"], k: int,
+                mention: str) -> List[dict]:
+    """For an EVENT span, the events (:func:`is_event`) among the first ``k`` go first, marked
+    ``event``; for a person or place span, they go after the others, marked ``event_clash``
+    ("Bir Salma" the quarter, not the Festival of Bir Salma). Unchanged when none or all of them
+    are events, or when ``mention`` is the bare title of exactly one of them."""
+    if label not in EVENT_LABELS | PERSON_LABELS | PLACE_LABELS:
+        return ranked
+    if sum(is_title(mention, ranked, lambda i: entity_of(i).title, k)) == 1:
+        return ranked
+    flags = [is_event(entity_of(c["id"])) for c in ranked[:k]]
+    if label in EVENT_LABELS:
+        return _regroup(ranked, k, flags, "event", first=True)
+    return _regroup(ranked, k, flags, "event_clash")
 
 
 def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],

@@ -6,6 +6,8 @@ from allennlp_longent.linking.kinds import (
     after_article,
     article_order,
     clashes,
+    event_order,
+    is_event,
     kind,
     named_with_article,
     place_order,
@@ -53,13 +55,54 @@ def test_a_name_after_the_but_not_a_title_or_role():
     assert not after_article(["the", "Dr.", "Kell"])
 
 
-def test_only_a_person_span_against_a_thing_and_a_place_span_against_a_person_clash():
+def test_a_person_span_against_a_thing_and_a_span_never_naming_a_person_against_a_person():
     assert clashes("PERSON", THING) and clashes("PER", THING)
     assert clashes("GPE", PERSON) and clashes("LOC", PERSON) and clashes("FAC", PERSON)
+    assert clashes("ORG", PERSON) and clashes("EVENT", PERSON) and clashes("WORK_OF_ART", PERSON)
     assert not clashes("PERSON", PERSON) and not clashes("PERSON", None)
     assert not clashes("GPE", THING) and not clashes("GPE", None)
-    assert not clashes("PRODUCT", PERSON) and not clashes("ORG", PERSON)  # a ship reads "she"
-    assert not clashes("EVENT", THING)
+    assert not clashes("PRODUCT", PERSON)  # a ship reads "she"
+    assert not clashes("EVENT", THING) and not clashes("NORP", PERSON)
+
+
+def test_an_event_is_defined_by_its_first_sentence_or_its_title_and_is_no_person():
+    battle = Entity("b", "Battle of Tellau", "In 1799 the French general led his men up "
+                    "the pass. He lost half of them there; his guns were left behind.")
+    regatta = Entity("r", "Gullhaven Regatta", "The Gullhaven Regatta is a rowing race held "
+                     "every summer.")
+    lockout = Entity("l", "Wennaby Lockout", "A dispute. He shut the mills; his men starved.")
+    town = Entity("t", "Gullhaven", "Gullhaven is a fishing town. It has a harbour.")
+    racer = Entity("p", "Ada Reed", "Ada Reed was a rower. She won the regatta twice.")
+    riot = Entity("h", "Herring Riot", "The Herring Riot broke out when prices fell.")
+    derby = Entity("d", "Salt Road Derby", "A camel race run every February.")
+    poet = Entity("w", "Ivo Marl", "Ivo Marl was a war poet. He wrote of the siege.")
+    flood = Entity("f", "Henry Flood", "Henry Flood was a statesman.")
+    assert is_event(battle) and is_event(regatta) and is_event(lockout)
+    assert is_event(riot) and is_event(derby)
+    assert not is_event(town) and not is_event(racer)
+    # the head of the definition decides, not a modifier or a title's surname
+    assert not is_event(poet) and not is_event(flood)
+    # the battle's page narrates a man ("he", "his": a person by pronouns); it is a thing
+    assert kind(battle) == THING and kind(lockout) == THING and kind(racer) == PERSON
+
+
+def test_event_order_puts_events_first_for_an_event_span_and_last_for_a_place_span():
+    entities = {e.id: e for e in (
+        Entity("well", "Bir Salma (well)", "Bir Salma is the oldest well of the oasis."),
+        Entity("fest", "Festival of Bir Salma", "Every spring the oasis lowers a lamp."),
+        Entity("quarter", "Bir Salma (quarter)", "Bir Salma is the oldest quarter."),
+        Entity("date", "Deglet Salma", "Deglet Salma is a date variety."))}
+    ranked = [{"id": i} for i in ("well", "fest", "quarter", "date")]
+    moved = event_order("EVENT", ranked, entities.__getitem__, 3, "Salma festival")
+    assert [c["id"] for c in moved] == ["fest", "well", "quarter", "date"] and moved[0]["event"]
+    at_fest = ranked[1:2] + ranked[:1] + ranked[2:]
+    moved = event_order("LOC", at_fest, entities.__getitem__, 3, "Bir Salma")
+    assert [c["id"] for c in moved] == ["well", "quarter", "fest", "date"]
+    assert moved[2]["event_clash"]
+    assert event_order("PRODUCT", at_fest, entities.__getitem__, 3, "Bir Salma") == at_fest
+    assert event_order("LOC", at_fest, entities.__getitem__, 1, "Bir Salma") == at_fest  # all
+    # the span is the bare title of exactly one of them: the name outweighs the label
+    assert event_order("GPE", at_fest, entities.__getitem__, 4, "Deglet Salma") == at_fest
 
 
 def test_type_order_moves_clashes_after_the_others_within_the_first_k():
