@@ -222,15 +222,17 @@ def initial_order(mention: str, ranked: List[dict], title_of: Callable[[str], st
 
 
 def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
-                k: int) -> List[dict]:
+                k: int, label: Optional[str] = None) -> List[dict]:
     """For a mention that is no bare title among the first ``k`` (:func:`is_title`): the
-    candidates whose page gives its name words as another name of theirs go first,
-    marked ``alias``; unchanged when none or all of them do."""
+    candidates whose page gives its name words as another name of theirs go first, marked
+    ``alias``, but not one that ``label`` clashes with (:func:`clashes`: "Ada" labelled a person
+    is not the hospital "known in the town as the Ada"); unchanged when none or all of them do."""
     words = tuple(t for t, _ in name_words(mention))
     if not words or any(is_title(mention, ranked, lambda i: entity_of(i).title, k)):
         return ranked
     head = [entity_of(c["id"]) for c in ranked[:k]]
-    return _regroup(ranked, k, [words in page_aliases(e) for e in head], "alias", first=True)
+    flags = [words in page_aliases(e) and not (label and clashes(label, kind(e))) for e in head]
+    return _regroup(ranked, k, flags, "alias", first=True)
 
 
 DETERMINERS = frozenset("the a an this that these those his her its their our my your".split())

@@ -364,7 +364,8 @@ class LongentLinker:
                 candidates = article_order(candidates, kind_of, with_article, k)
             if self.name_agreement:
                 candidates = initial_order(span.text, candidates, title_of, k)
-                candidates = alias_order(span.text, candidates, kb.__getitem__, k)
+                candidates = alias_order(span.text, candidates, kb.__getitem__, k,
+                                         span.label_ if self.label_agreement else None)
             agreed.append(candidates)
         return agreed
 

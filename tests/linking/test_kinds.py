@@ -198,6 +198,17 @@ def test_alias_order_needs_a_name_that_is_no_title():
     assert [c["id"] for c in alias_order("Oast Porter", ranked, pages.get, 3)] == list("bhro")
 
 
+def test_alias_order_does_not_promote_a_candidate_the_label_clashes_with():
+    from allennlp_longent.linking.kinds import alias_order
+
+    pages = {"h": Entity("h", "Ada Pellow Hospital", "A hospital. It is known as the Ada."),
+             "a": Entity("a", "Ada Pellow", "Ada Pellow was a clerk. She kept the ledgers.")}
+    ranked = [{"id": i} for i in "ah"]
+    assert [c["id"] for c in alias_order("Ada", ranked, pages.get, 2)] == list("ha")
+    assert [c["id"] for c in alias_order("Ada", ranked, pages.get, 2, "FAC")] == list("ha")
+    assert alias_order("Ada", ranked, pages.get, 2, "PERSON") == ranked  # a person: no hospital
+
+
 def test_a_common_noun_prefers_the_pages_that_define_their_entity_by_it():
     from allennlp_longent.linking.kinds import common_noun, kind_nouns, noun_order
 
