@@ -23,9 +23,11 @@ D_i: the content words of e_i's title and description; df(w): how many of the K 
                   vector of the whole page blurs. Relative to the query's best, so that its level,
                   high where contexts repeat a page's sentences (the generated worlds) and lower in
                   free prose, does not move the NIL option's threshold; the ranking is the same
-    unmatched_i = |M − D_i| / |M|, M the mention's content words: the share of the mention's
-                  words that e_i's page never writes ("Oriel" of "Oriel Corrander" against every
-                  Corrander of the KB), evidence against e_i and, for all candidates, for NIL
+    unmatched_i = |M − D_i| / |M|, M the mention's content words after the titles that open it
+                  ("Mr", "Madame": :func:`~allennlp_longent.linking.names.untitled`): the share
+                  of the mention's words that e_i's page never writes ("Oriel" of "Oriel
+                  Corrander" against every Corrander of the KB), evidence against e_i and, for
+                  all candidates, for NIL
 
 and the first-stage score is ``s_i = Σ_f w_f (x_{f,i} - μ_f) / σ_f`` over the features
 f ∈ ``FEATURES``, with also ``retrieval`` (the retriever's score), ``own_document`` (1 for the
@@ -58,6 +60,7 @@ import numpy as np
 
 from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, name_match
 from allennlp_longent.linking.candidates.generator import MentionQuery
+from allennlp_longent.linking.names import untitled
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.dense_encoder import DenseEncoder
@@ -254,7 +257,7 @@ class ContextEvidence:
             overlap, title = np.array([name_match(mention_words, bare, e.title)
                                        for e in found]).T
             qualifier = np.array([_qualifier(qualifier_words(e.title), context) for e in found])
-            said = set(mention_words)
+            said = set(bm25_tokens(untitled(query.mention)))
             unmatched = np.array([len(said - page) / max(len(said), 1) for page in pages])
             rows.append(np.stack([retrieved, mention, clue, own, title, share,
                                   weighted_share(context, pages), weighted_share(names, pages),

@@ -137,6 +137,21 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
                 yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
 
 
+# titles of address, which no page writes before its own title; "Old", "Saint" or "General" may
+# be part of a name ("Old Carrow", "St Ida's", "Tarle General")
+COURTESY_TITLES = frozenset("""mr mrs ms mx miss mister missus master madam madame mme mlle
+    monsieur herr frau dr doctor prof professor sir dame lord lady rev reverend""".split())
+
+
+def untitled(mention: str) -> str:
+    """``mention`` without the titles of address that open it (``COURTESY_TITLES``: "Mr Oddie" →
+    "Oddie", "Madame Mansour" → "Mansour"); its last word always stays ("Mr" stays "Mr")."""
+    words = mention.split()
+    while len(words) > 1 and words[0].lower().rstrip(".") in COURTESY_TITLES:
+        words = words[1:]
+    return " ".join(words)
+
+
 # the last word of a name that abbreviates a street word ("Pellow St", "Mill Rd."); a first "St"
 # is "Saint" ("St Ida's") and is left as written
 STREET_WORDS = {"st": "Street", "rd": "Road", "ave": "Avenue", "sq": "Square", "ln": "Lane",

@@ -81,6 +81,10 @@ def test_features_by_hand():
                                  [ENTITIES], [np.ones(3)])
     # "old carrow": the beekeeper's and the soldier's pages lack "old", the page has both
     assert rows[:, FEATURES.index("unmatched")].tolist() == [0.5, 0.5, 0.0]
+    [rows] = evidence().features([MentionQuery(("Mr", "Carrow", "sailed", "."), 0, 1)],
+                                 [ENTITIES], [np.ones(3)])
+    # "Mr Carrow": a title of address is not a word the page should write
+    assert rows[:, FEATURES.index("unmatched")].tolist() == [0.0, 0.0, 0.0]
 
 
 def test_description_sentences_leave_out_the_title_and_empty_sentences():

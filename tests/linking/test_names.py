@@ -6,6 +6,7 @@ from allennlp_longent.linking.names import (
     fold,
     name_antecedents,
     page_forms,
+    untitled,
     unwritten_names,
     written,
 )
@@ -149,3 +150,10 @@ def test_page_aliases_after_an_adverb_a_quote_or_call_letters():
     assert page_aliases(festival) == {("nights",)}
     assert page_aliases(radio) == {("rgm",)}
     assert page_aliases(place) == frozenset()  # a lower-case phrase, and a namesake, are no names
+
+
+def test_untitled_drops_the_titles_of_address_that_open_a_mention():
+    assert untitled("Mr Oddie") == "Oddie" and untitled("Madame Farida Mansour") == "Farida Mansour"
+    assert untitled("Dr. Mrs Kell") == "Kell" and untitled("Mr") == "Mr"
+    assert untitled("Old Carrow") == "Old Carrow"  # "Old" may be part of a name
+    assert untitled("Oddie, Mr") == "Oddie, Mr"  # only the opening words
