@@ -71,13 +71,19 @@ IMPERSONAL = frozenset("it its itself".split())
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 # spans that never name a person; a PRODUCT may be a ship, which its page calls "she"
 NOT_PERSON_LABELS = PLACE_LABELS | {"ORG", "EVENT", "WORK_OF_ART", "LAW"}
-EVENT_LABELS = frozenset({"EVENT"})
 # nouns that define an event; words that also name a thing or a place ("fair", "fire", "cup",
 # "derby") are left out
 EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutiny massacre raid
     lockout strike flood storm earthquake eruption famine epidemic shipwreck festival regatta race
     tournament championship ceremony carnival procession pilgrimage election expedition marathon
     contest competition dispute event""".split())
+# nouns that define a work of art
+WORK_NOUNS = frozenset("""song ballad hymn anthem march waltz opera operetta symphony concerto
+    play musical novel novella poem story book film painting portrait album""".split())
+# the kinds a page's definition gives, by the label of the spans that name them
+DEFINED_KINDS = {"EVENT": EVENT_NOUNS, "WORK_OF_ART": WORK_NOUNS}
+# spans that name no event and no work (an ORG span may: NER often calls a strike or a play so)
+NEITHER_LABELS = PERSON_LABELS | PLACE_LABELS | {"PRODUCT"}
 _PARTICIPLES = frozenset("run held fought won lost sung".split())
 PERSON, THING = "person", "thing"
 ARTICLES = frozenset({"the"})
@@ -133,9 +139,10 @@ def _by_pronouns(words: Sequence[str]) -> Optional[str]:
 
 @lru_cache(maxsize=1 << 16)
 def kind(entity: "Entity") -> Optional[str]:
-    """``person``, ``thing`` or None (module docstring); an event (:func:`is_event`) is a thing,
-    whatever its pronouns (a battle's page narrates what its leaders did)."""
-    if is_event(entity):
+    """``person``, ``thing`` or None (module docstring); an event or a work (:func:`defines`) is a
+    thing, whatever its pronouns (a battle's page narrates what its leaders did, a play's its
+    hero's life)."""
+    if any(defines(entity, nouns) for nouns in DEFINED_KINDS.values()):
         return THING
     text = entity.description.lower()
     openers = [match.group() for sentence in _SENTENCE_END.split(text)
@@ -238,7 +245,7 @@ def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "En
 DETERMINERS = frozenset("the a an this that these those his her its their our my your".split())
 # words that end a page's defining phrase: "X is a mud-brick fortress on a rocky hill"
 _DEFINITION_STOPS = frozenset("""of on in at near from that which who whose where with by and
-    or for to above below beside between under over since built founded opened""".split())
+    or for to above below beside between under over since built founded opened about""".split())
 _DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the)\s+)(.*)$")
 
 
@@ -307,33 +314,45 @@ def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Ent
 
 
 @lru_cache(maxsize=1 << 16)
-def is_event(entity: "Entity") -> bool:
-    """The page defines an event: its title opens with one of ``EVENT_NOUNS`` and "of" ("Battle
-    of Tellau"), or the head of its defining phrase (:func:`defining_head`: "a rowing race held
-    every summer") is one, or, for a page with no defining phrase, its title's last word
-    ("Wennaby Lockout"). The head, not any word of the phrase: "a war poet" is a person, and the
-    head outweighs a title ending in a surname ("Henry Flood was a statesman")."""
+def defines(entity: "Entity", nouns: frozenset) -> bool:
+    """The page defines its entity by one of ``nouns``: its title opens with one and "of" ("Battle
+    of Tellau"), or its bracketed qualifier holds one ("Gideon Rusk (play)"), or the head of its
+    defining phrase (:func:`defining_head`: "a rowing race held every summer") is one, or, for a
+    page with no defining phrase, its title's last word ("Wennaby Lockout"). The head, not any
+    word of the phrase: "a war poet" is a person, and the head outweighs a title ending in a
+    surname ("Henry Flood was a statesman")."""
     title = _title_words(entity.title)
-    if len(title) > 2 and title[0] in EVENT_NOUNS and title[1] == "of":
+    if len(title) > 2 and title[0] in nouns and title[1] == "of":
+        return True
+    if set(_words(entity.title)[len(title):]) & nouns:  # the words after the bare title
         return True
     head = defining_head(entity)
-    return (head if head is not None else title[-1] if title else "") in EVENT_NOUNS
+    return (head if head is not None else title[-1] if title else "") in nouns
 
 
-def event_order(label: str, ranked: List[dict], entity_of: Callable[[str], "Entity"], k: int,
-                mention: str) -> List[dict]:
-    """For an EVENT span, the events (:func:`is_event`) among the first ``k`` go first, marked
-    ``event``; for a person or place span, they go after the others, marked ``event_clash``
-    ("Bir Salma" the quarter, not the Festival of Bir Salma). Unchanged when none or all of them
-    are events, or when ``mention`` is the bare title of exactly one of them."""
-    if label not in EVENT_LABELS | PERSON_LABELS | PLACE_LABELS:
-        return ranked
+def is_event(entity: "Entity") -> bool:
+    """The page defines an event (:func:`defines` with ``EVENT_NOUNS``)."""
+    return defines(entity, EVENT_NOUNS)
+
+
+def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+                     k: int, mention: str) -> List[dict]:
+    """For each kind of ``DEFINED_KINDS`` (events, works; :func:`defines`): a span with that
+    kind's label puts the candidates among the first ``k`` of that kind first, marked with the
+    label in lower case ("Salma festival": the festival, not the well); a span of
+    ``NEITHER_LABELS`` or of the other kind's label puts them after the others, marked
+    ``<label>_clash`` ("Bir Salma" the quarter, not the Festival of Bir Salma). Unchanged when
+    ``mention`` is the bare title of exactly one of them."""
     if sum(is_title(mention, ranked, lambda i: entity_of(i).title, k)) == 1:
         return ranked
-    flags = [is_event(entity_of(c["id"])) for c in ranked[:k]]
-    if label in EVENT_LABELS:
-        return _regroup(ranked, k, flags, "event", first=True)
-    return _regroup(ranked, k, flags, "event_clash")
+    for kind_label, nouns in DEFINED_KINDS.items():
+        flags = [defines(entity_of(c["id"]), nouns) for c in ranked[:k]]
+        mark = kind_label.lower()
+        if label == kind_label:
+            ranked = _regroup(ranked, k, flags, mark, first=True)
+        elif label in NEITHER_LABELS or label in DEFINED_KINDS:
+            ranked = _regroup(ranked, k, flags, f"{mark}_clash")
+    return ranked
 
 
 def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],

@@ -330,7 +330,7 @@ class LongentLinker:
             after_article,
             alias_order,
             article_order,
-            event_order,
+            definition_order,
             initial_order,
             kind,
             named_with_article,
@@ -357,7 +357,7 @@ class LongentLinker:
                 candidates = title_order(span.text, candidates, title_of, k)
             if self.label_agreement:
                 candidates = type_order(span.label_, candidates, kind_of, k, span.text, title_of)
-                candidates = event_order(span.label_, candidates, kb.__getitem__, k, span.text)
+                candidates = definition_order(span.label_, candidates, kb.__getitem__, k, span.text)
                 candidates = place_order(span.text, span.label_, candidates, title_of, k)
                 candidates = noun_order(span.text, candidates, kb.__getitem__, k)
             if self.article_agreement and after_article(_words_from_article(span)):

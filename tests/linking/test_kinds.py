@@ -6,7 +6,8 @@ from allennlp_longent.linking.kinds import (
     after_article,
     article_order,
     clashes,
-    event_order,
+    defines,
+    definition_order,
     is_event,
     kind,
     named_with_article,
@@ -86,23 +87,49 @@ def test_an_event_is_defined_by_its_first_sentence_or_its_title_and_is_no_person
     assert kind(battle) == THING and kind(lockout) == THING and kind(racer) == PERSON
 
 
-def test_event_order_puts_events_first_for_an_event_span_and_last_for_a_place_span():
+def test_definition_order_puts_events_first_for_an_event_span_and_last_for_a_place_span():
     entities = {e.id: e for e in (
         Entity("well", "Bir Salma (well)", "Bir Salma is the oldest well of the oasis."),
         Entity("fest", "Festival of Bir Salma", "Every spring the oasis lowers a lamp."),
         Entity("quarter", "Bir Salma (quarter)", "Bir Salma is the oldest quarter."),
         Entity("date", "Deglet Salma", "Deglet Salma is a date variety."))}
     ranked = [{"id": i} for i in ("well", "fest", "quarter", "date")]
-    moved = event_order("EVENT", ranked, entities.__getitem__, 3, "Salma festival")
+    moved = definition_order("EVENT", ranked, entities.__getitem__, 3, "Salma festival")
     assert [c["id"] for c in moved] == ["fest", "well", "quarter", "date"] and moved[0]["event"]
     at_fest = ranked[1:2] + ranked[:1] + ranked[2:]
-    moved = event_order("LOC", at_fest, entities.__getitem__, 3, "Bir Salma")
+    moved = definition_order("LOC", at_fest, entities.__getitem__, 3, "Bir Salma")
     assert [c["id"] for c in moved] == ["well", "quarter", "fest", "date"]
     assert moved[2]["event_clash"]
-    assert event_order("PRODUCT", at_fest, entities.__getitem__, 3, "Bir Salma") == at_fest
-    assert event_order("LOC", at_fest, entities.__getitem__, 1, "Bir Salma") == at_fest  # all
+    assert definition_order("ORG", at_fest, entities.__getitem__, 3, "Bir Salma") == at_fest
+    assert definition_order("LOC", at_fest, entities.__getitem__, 1, "Bir Salma") == at_fest  # all
     # the span is the bare title of exactly one of them: the name outweighs the label
-    assert event_order("GPE", at_fest, entities.__getitem__, 4, "Deglet Salma") == at_fest
+    assert definition_order("GPE", at_fest, entities.__getitem__, 4, "Deglet Salma") == at_fest
+
+
+def test_works_are_defined_by_their_head_or_qualifier_and_ordered_by_the_label():
+    from allennlp_longent.linking.kinds import WORK_NOUNS
+
+    entities = {e.id: e for e in (
+        Entity("man", "Gideon Rusk", "Gideon Rusk was a shipbuilder. He built the yard."),
+        Entity("yard", "Gideon Rusk and Company", "A shipyard. It built liners."),
+        Entity("play", "Gideon Rusk (play)", "Gideon Rusk is a stage play about the life of "
+               "the shipbuilder. It follows him from apprentice to owner."),
+        Entity("song", "Red Agnes (song)", "Red Agnes is a music-hall song about a unionist."),
+        Entity("strike", "Rusk Strike", "The Rusk Strike was a strike of platers."))}
+    assert defines(entities["play"], WORK_NOUNS) and defines(entities["song"], WORK_NOUNS)
+    assert not defines(entities["man"], WORK_NOUNS) and not defines(entities["yard"], WORK_NOUNS)
+    assert kind(entities["play"]) == THING  # "him" and "It": a play, whatever its pronouns
+    ranked = [{"id": i} for i in ("yard", "man", "play", "strike")]
+    moved = definition_order("WORK_OF_ART", ranked, entities.__getitem__, 4, "Gideon Rusk")
+    assert [c["id"] for c in moved] == ["play", "yard", "man", "strike"]
+    assert moved[0]["work_of_art"] and moved[3]["event_clash"]  # and the strike goes last
+    at_play = ranked[2:3] + ranked[:2] + ranked[3:]
+    assert [c["id"] for c in definition_order("PERSON", at_play, entities.__getitem__, 4,
+                                              "Rusk")] == ["yard", "man", "strike", "play"]
+    # a ship's span names neither: "the Isobel" is not the strike over her fitting-out
+    assert [c["id"] for c in definition_order("PRODUCT", ranked[3:] + ranked[:2],
+                                              entities.__getitem__, 3, "the Isobel")] == [
+        "yard", "man", "strike"]
 
 
 def test_type_order_moves_clashes_after_the_others_within_the_first_k():
