@@ -13,12 +13,20 @@ town, an inn or a company with "it" and "its", so an entity is read as
 A pronoun that opens a sentence of a page is mostly its subject ("It is now a museum of his
 instruments" is a house, whatever "his" refers to).
 
-A ship ("she") reads as a person, which is why only two clashes count: a span labelled a person
-(``PERSON_LABELS``) against a *thing*, and a span labelled a place (``PLACE_LABELS``) against a
-*person*. ``type_order`` moves the clashing candidates among the first ``k`` after the others,
-keeping each group's order; the NIL decision is not touched; a mention that is the bare title of
-exactly one of the ``k`` keeps their order whatever its label. It was chosen on the free-text dev
-set (docs/linking.md, "Labels against pages").
+A page whose definition names an event, a work of art or a vehicle (:func:`defines`: "a rowing
+race", "Gideon Rusk (play)", "a steam locomotive") is a thing whatever its pronouns: a battle's
+page narrates its leaders, and a ship's calls her "she". Two clashes count: a span labelled a
+person (``PERSON_LABELS``) against a *thing*, and a span that never names a person (a place, an
+organisation, an event, a work, a law, a product: ``NOT_PERSON_LABELS``) against a *person*.
+``type_order`` moves the clashing candidates among the first ``k`` after the others, keeping each
+group's order; the NIL decision is not touched; a mention that is the bare title of exactly one
+of the ``k`` keeps their order whatever its label. It was chosen on the free-text dev sets
+(docs/linking.md, "Labels against pages" and round 18).
+
+Events and works also meet their labels: ``definition_order`` puts them first for an EVENT or a
+WORK_OF_ART span and after the others for a person, place or product span. A title of address
+gives a gender ("Mrs Rusk"): ``gender_order`` puts the persons whose page's pronouns give the
+other one after the others.
 
 A place span also prefers, when no candidate's title is its name, a candidate whose title is its
 name with a word for a kind of place ("the Oast" is the River Oast, not the Great Oast Flood):
@@ -67,10 +75,16 @@ if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
 
 PERSONAL = frozenset("he she his her hers him himself herself".split())
+MASCULINE = frozenset("he his him himself".split())
+FEMININE = frozenset("she her hers herself".split())
+# titles of address that give a gender
+MALE_TITLES = frozenset("mr mister sir lord monsieur herr signor".split())
+FEMALE_TITLES = frozenset("mrs miss ms missus madam madame mme mlle lady dame frau".split())
 IMPERSONAL = frozenset("it its itself".split())
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
-# spans that never name a person; a PRODUCT may be a ship, which its page calls "she"
-NOT_PERSON_LABELS = PLACE_LABELS | {"ORG", "EVENT", "WORK_OF_ART", "LAW"}
+# spans that never name a person (a ship's page may call it "she", but its definition says ship:
+# VEHICLE_NOUNS)
+NOT_PERSON_LABELS = PLACE_LABELS | {"ORG", "EVENT", "WORK_OF_ART", "LAW", "PRODUCT"}
 # nouns that define an event; words that also name a thing or a place ("fair", "fire", "cup",
 # "derby") are left out
 EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutiny massacre raid
@@ -80,6 +94,10 @@ EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutin
 # nouns that define a work of art
 WORK_NOUNS = frozenset("""song ballad hymn anthem march waltz opera operetta symphony concerto
     play musical novel novella poem story book film painting portrait album""".split())
+# nouns that define a vessel or a vehicle, which pages may call "she"
+VEHICLE_NOUNS = frozenset("""ship liner schooner steamer steamship boat ferry lifeboat yacht
+    barge tug trawler clipper locomotive engine aircraft airliner aeroplane airplane airship tram
+    lorry""".split())
 # the kinds a page's definition gives, by the label of the spans that name them
 DEFINED_KINDS = {"EVENT": EVENT_NOUNS, "WORK_OF_ART": WORK_NOUNS}
 # spans that name no event and no work (an ORG span may: NER often calls a strike or a play so)
@@ -139,10 +157,10 @@ def _by_pronouns(words: Sequence[str]) -> Optional[str]:
 
 @lru_cache(maxsize=1 << 16)
 def kind(entity: "Entity") -> Optional[str]:
-    """``person``, ``thing`` or None (module docstring); an event or a work (:func:`defines`) is a
-    thing, whatever its pronouns (a battle's page narrates what its leaders did, a play's its
-    hero's life)."""
-    if any(defines(entity, nouns) for nouns in DEFINED_KINDS.values()):
+    """``person``, ``thing`` or None (module docstring); an event, a work or a vehicle
+    (:func:`defines`) is a thing, whatever its pronouns (a battle's page narrates what its leaders
+    did, a play's its hero's life, and a ship's calls her "she")."""
+    if any(defines(entity, nouns) for nouns in (*DEFINED_KINDS.values(), VEHICLE_NOUNS)):
         return THING
     text = entity.description.lower()
     openers = [match.group() for sentence in _SENTENCE_END.split(text)
@@ -353,6 +371,31 @@ def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], 
         elif label in NEITHER_LABELS or label in DEFINED_KINDS:
             ranked = _regroup(ranked, k, flags, f"{mark}_clash")
     return ranked
+
+
+@lru_cache(maxsize=1 << 16)
+def gender(entity: "Entity") -> Optional[str]:
+    """"male" or "female" for a person (:func:`kind`) whose page writes more masculine than
+    feminine pronouns, or more feminine; None otherwise."""
+    if kind(entity) != PERSON:
+        return None
+    words = _WORD.findall(entity.description.lower())
+    male, female = sum(w in MASCULINE for w in words), sum(w in FEMININE for w in words)
+    return None if male == female else "male" if male > female else "female"
+
+
+def gender_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+                 k: int) -> List[dict]:
+    """For a mention opened by a title of address that gives a gender (``MALE_TITLES``,
+    ``FEMALE_TITLES``: "Mrs Rusk"), the persons among the first ``k`` of the other gender
+    (:func:`gender`) go after the others, marked ``gender_clash``; unchanged otherwise."""
+    words = mention.split()
+    first = words[0].lower().rstrip(".") if len(words) > 1 else ""
+    said = "male" if first in MALE_TITLES else "female" if first in FEMALE_TITLES else None
+    if said is None:
+        return ranked
+    flags = [gender(entity_of(c["id"])) not in (None, said) for c in ranked[:k]]
+    return _regroup(ranked, k, flags, "gender_clash")
 
 
 def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],

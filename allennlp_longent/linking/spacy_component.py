@@ -331,6 +331,7 @@ class LongentLinker:
             alias_order,
             article_order,
             definition_order,
+            gender_order,
             initial_order,
             kind,
             named_with_article,
@@ -364,6 +365,7 @@ class LongentLinker:
                 candidates = article_order(candidates, kind_of, with_article, k)
             if self.name_agreement:
                 candidates = initial_order(span.text, candidates, title_of, k)
+                candidates = gender_order(span.text, candidates, kb.__getitem__, k)
                 candidates = alias_order(span.text, candidates, kb.__getitem__, k,
                                          span.label_ if self.label_agreement else None)
             agreed.append(candidates)

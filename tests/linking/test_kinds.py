@@ -20,7 +20,10 @@ from allennlp_longent.linking.knowledge_base import Entity
 def test_kind_counts_personal_against_impersonal_pronouns():
     assert kind(Entity("a", "Aldous", "He founded the town; his quay still stands.")) == PERSON
     assert kind(Entity("p", "Port", "A town. It has a quay and its own bell.")) == THING
-    assert kind(Entity("s", "Ship", "She sails; it is said her mast is old.")) == PERSON  # 2 to 1
+    assert kind(Entity("s", "Liss", "She sails; it is said her mast is old.")) == PERSON  # 2 to 1
+    # a page defined as a vessel is a thing, whatever its pronouns
+    assert kind(Entity("v", "Liss (ship)", "She sails; it is said her mast is old.")) == THING
+    assert kind(Entity("w", "Liss", "Liss was a schooner. She sailed; her mast fell.")) == THING
     assert kind(Entity("n", "Reefs", "Red rocks off the coast.")) is None  # no pronoun
     assert kind(Entity("t", "Tie", "Built by him; it stands.")) is None  # one of each
     # whole words only: "hermit" and "shelter" hold no "he" and no "she"
@@ -62,7 +65,7 @@ def test_a_person_span_against_a_thing_and_a_span_never_naming_a_person_against_
     assert clashes("ORG", PERSON) and clashes("EVENT", PERSON) and clashes("WORK_OF_ART", PERSON)
     assert not clashes("PERSON", PERSON) and not clashes("PERSON", None)
     assert not clashes("GPE", THING) and not clashes("GPE", None)
-    assert not clashes("PRODUCT", PERSON)  # a ship reads "she"
+    assert clashes("PRODUCT", PERSON)  # a ship's page says ship: it is no person (kind)
     assert not clashes("EVENT", THING) and not clashes("NORP", PERSON)
 
 
@@ -198,6 +201,24 @@ def test_a_mention_that_is_one_candidate_s_title_keeps_the_order_whatever_its_la
     ship = {"a": THING, "b": PERSON}
     assert [c["id"] for c in type_order("PERSON", liss, ship.get, 2, "Liss", both.get)] == [
         "b", "a"]
+
+
+def test_gender_order_reads_a_title_of_address_against_the_pages_pronouns():
+    from allennlp_longent.linking.kinds import gender, gender_order
+
+    pages = {e.id: e for e in (
+        Entity("g", "Gideon Rusk", "Gideon Rusk was a shipbuilder. He built his yard."),
+        Entity("i", "Isobel Rusk", "Isobel Rusk was his wife. She founded her school."),
+        Entity("y", "Rusk Yard", "A shipyard. It built liners."))}
+    assert gender(pages["g"]) == "male" and gender(pages["i"]) == "female"
+    assert gender(pages["y"]) is None  # not a person
+    ranked = [{"id": i} for i in "giy"]
+    moved = gender_order("Mrs Rusk", ranked, pages.get, 3)
+    assert [c["id"] for c in moved] == list("iyg") and moved[2]["gender_clash"]
+    assert [c["id"] for c in gender_order("Mr. Rusk", ranked[::-1], pages.get, 3)] == list("ygi")
+    assert gender_order("Rusk", ranked, pages.get, 3) == ranked  # no title of address
+    assert gender_order("Dr Rusk", ranked, pages.get, 3) == ranked  # a title with no gender
+    assert gender_order("Mrs Rusk", ranked, pages.get, 1) == ranked  # only the first k
 
 
 def test_initial_order_puts_the_titles_writing_the_initial_first():
