@@ -62,7 +62,9 @@ from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
 from allennlp_longent.linking.candidates.bm25 import bare_title
 from allennlp_longent.linking.names import (
+    FEMALE_TITLES,
     HONORIFICS,
+    MALE_TITLES,
     PERSON_LABELS,
     initial_pairs,
     name_words,
@@ -77,9 +79,6 @@ if TYPE_CHECKING:
 PERSONAL = frozenset("he she his her hers him himself herself".split())
 MASCULINE = frozenset("he his him himself".split())
 FEMININE = frozenset("she her hers herself".split())
-# titles of address that give a gender
-MALE_TITLES = frozenset("mr mister sir lord monsieur herr signor".split())
-FEMALE_TITLES = frozenset("mrs miss ms missus madam madame mme mlle lady dame frau".split())
 IMPERSONAL = frozenset("it its itself".split())
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 # spans that never name a person (a ship's page may call it "she", but its definition says ship:
@@ -180,7 +179,7 @@ def named_with_article(entity: "Entity") -> bool:
 
 def clashes(label: str, entity_kind: Optional[str]) -> bool:
     """A person span against a thing, or a span that never names a person (a place, an
-    organisation, an event, a work, a law: ``NOT_PERSON_LABELS``) against a person."""
+    organisation, an event, a work, a law, a product: ``NOT_PERSON_LABELS``) against a person."""
     return (label in PERSON_LABELS and entity_kind == THING
             or label in NOT_PERSON_LABELS and entity_kind == PERSON)
 

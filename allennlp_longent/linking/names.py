@@ -137,10 +137,12 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
                 yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
 
 
-# titles of address, which no page writes before its own title; "Old", "Saint" or "General" may
-# be part of a name ("Old Carrow", "St Ida's", "Tarle General")
-COURTESY_TITLES = frozenset("""mr mrs ms mx miss mister missus master madam madame mme mlle
-    monsieur herr frau dr doctor prof professor sir dame lord lady rev reverend""".split())
+# titles of address, which no page writes before its own title, by the gender they give; "Old",
+# "Saint" or "General" may be part of a name ("Old Carrow", "St Ida's", "Tarle General")
+MALE_TITLES = frozenset("mr mister sir lord monsieur herr signor".split())
+FEMALE_TITLES = frozenset("mrs miss ms missus madam madame mme mlle lady dame frau".split())
+COURTESY_TITLES = MALE_TITLES | FEMALE_TITLES | frozenset(
+    "mx master dr doctor prof professor rev reverend".split())
 
 
 def untitled(mention: str) -> str:
