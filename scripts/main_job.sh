@@ -118,8 +118,8 @@ peer=$!
 # on the same dev set (36 → 39 of 48 for retrieval alone, 41 → 43 for the cascade)
 nil_rate="${LONGENT_NIL_RATE:-0.02}"
 # --text-dev (round 16): the re-ranker's weight for free text is chosen apart, on the free-text dev
-# sets as the spaCy component links them (dev to dev5 since round 17, dev6 and dev7 since round 18); the
-# weight for zeshel pages stays frost_fjords's
+# sets as the spaCy component links them (dev to dev5 since round 17, dev6 and dev7 since
+# round 18); the weight for zeshel pages stays frost_fjords's
 echo "== 4/7 calibrate the cascade on frost_fjords and the free-text dev sets: one archive, $run/cascade/model.tar.gz"
 "$bin/longent" calibrate "$data/mentions/val.json" --first-stage "$run/first_stage/model.tar.gz" \
   --cross-encoder "$run/cross_encoder/model.tar.gz" --rerank-k 4 --nil-rate "$nil_rate" \

@@ -133,6 +133,12 @@ def is_title(mention: str, ranked: List[dict], title_of: Callable[[str], str],
     return [_title_words(title_of(c["id"])) == words for c in ranked[:k]]
 
 
+def one_title(mention: str, ranked: List[dict], title_of: Callable[[str], str], k: int) -> bool:
+    """``mention`` is the bare title of exactly one of the first ``k`` (:func:`is_title`): the
+    name outweighs a label, and the label rules keep the order."""
+    return sum(is_title(mention, ranked, title_of, k)) == 1
+
+
 def _regroup(ranked: List[dict], k: int, flags: Sequence[bool], mark: str,
              first: bool = False) -> List[dict]:
     """``ranked`` with its first ``k`` candidates that ``flags`` marks moved after the others of
@@ -191,8 +197,7 @@ def type_order(label: str, ranked: List[dict], kind_of: Callable[[str], Optional
     ``k`` moved after the others of those ``k``, marked ``label_clash``; unchanged when all or
     none of them clash, or when ``mention`` is the bare title of exactly one of them (the name
     outweighs a label: a small NER model calls "Galt Park" a person)."""
-    if mention is not None and title_of is not None and sum(
-            is_title(mention, ranked, title_of, k)) == 1:
+    if mention is not None and title_of is not None and one_title(mention, ranked, title_of, k):
         return ranked
     return _regroup(ranked, k, [clashes(label, kind_of(c["id"])) for c in ranked[:k]],
                     "label_clash")
@@ -360,7 +365,7 @@ def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], 
     ``NEITHER_LABELS`` or of the other kind's label puts them after the others, marked
     ``<label>_clash`` ("Bir Salma" the quarter, not the Festival of Bir Salma). Unchanged when
     ``mention`` is the bare title of exactly one of them."""
-    if sum(is_title(mention, ranked, lambda i: entity_of(i).title, k)) == 1:
+    if one_title(mention, ranked, lambda i: entity_of(i).title, k):
         return ranked
     for kind_label, nouns in DEFINED_KINDS.items():
         flags = [defines(entity_of(c["id"]), nouns) for c in ranked[:k]]

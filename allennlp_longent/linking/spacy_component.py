@@ -16,13 +16,13 @@ the span's label go after the others (a person for a place, ORG, EVENT, WORK_OF_
 span; an event or a work of art for a person, place or product span, which go first for an
 EVENT or WORK_OF_ART span; and a place span's name with a word for a kind of place goes first
 when no title is the name, and for a common-noun span, "the fortress", the pages that define
-their entity by that noun), with
-``article_agreement`` (the default) so do the persons when the span is a name written after
-"the", and with ``name_agreement`` (the default) a span that is the bare title of exactly one
-candidate puts it first ("Pellow St." read as Pellow Street), a name written with an initial
-("L. Ambros") puts the candidates whose title writes it first, a title of address ("Mrs Rusk")
-the persons of the other gender last, and a name that is no title the candidates whose page
-gives it as another name ("was called the Hohrain Tramway") (:mod:`allennlp_longent.linking.kinds`).
+their entity by that noun), with ``article_agreement`` (the default) so do the persons when the
+span is a name written after "the", and with ``name_agreement`` (the default) a span that is
+the bare title of exactly one candidate puts it first ("Pellow St." read as Pellow Street), a
+name written with an initial ("L. Ambros") puts the candidates whose title writes it first, a
+title of address ("Mrs Rusk") the persons of the other gender last, and a name that is no title
+the candidates whose page gives it as another name ("was called the Hohrain Tramway")
+(:mod:`allennlp_longent.linking.kinds`).
 ``span._.longent_candidates`` holds the ranked candidates with their scores,
 ``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``, and
 ``span._.longent_antecedent`` the ``(start_char, end_char)`` of the span whose link a name
