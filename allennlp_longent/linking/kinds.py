@@ -89,7 +89,8 @@ NOT_PERSON_LABELS = PLACE_LABELS | {"ORG", "EVENT", "WORK_OF_ART", "LAW", "PRODU
 EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutiny massacre raid
     lockout strike flood storm earthquake eruption famine epidemic shipwreck festival regatta race
     tournament championship ceremony carnival procession pilgrimage election expedition marathon
-    contest competition dispute event""".split())
+    contest competition dispute event disaster fire blaze explosion collapse accident outbreak
+    failure breach""".split())
 # nouns that define a work of art
 WORK_NOUNS = frozenset("""song ballad hymn anthem march waltz opera operetta symphony concerto
     play musical novel novella poem story book film painting portrait album""".split())
@@ -190,6 +191,23 @@ def clashes(label: str, entity_kind: Optional[str]) -> bool:
             or label in NOT_PERSON_LABELS and entity_kind == PERSON)
 
 
+def qualified_against(label: str, entity: "Entity") -> bool:
+    """``entity``'s title carries a bracketed qualifier ("Long Reuben (song)") and its kind
+    clashes with ``label`` (:func:`clashes`): the name is shared, and the qualifier says this page
+    is its other bearer, so for a span with ``label`` it is not the name's page."""
+    return "(" in entity.title and clashes(label, kind(entity))
+
+
+def naming_titles(label: str, entity_of: Callable[[str], "Entity"]) -> Callable[[str], str]:
+    """A ``title_of`` for the title rules of a span with ``label``: an entity's title, or "" (no
+    name) for a title :func:`qualified_against` the label ("Long Reuben" labelled PERSON is not
+    the bare title of "Long Reuben (song)")."""
+    def title_of(entity_id: str) -> str:
+        entity = entity_of(entity_id)
+        return "" if qualified_against(label, entity) else entity.title
+    return title_of
+
+
 def type_order(label: str, ranked: List[dict], kind_of: Callable[[str], Optional[str]],
                k: int, mention: Optional[str] = None,
                title_of: Optional[Callable[[str], str]] = None) -> List[dict]:
@@ -252,12 +270,14 @@ def initial_order(mention: str, ranked: List[dict], title_of: Callable[[str], st
 
 def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
                 k: int, label: Optional[str] = None) -> List[dict]:
-    """For a mention that is no bare title among the first ``k`` (:func:`is_title`): the
-    candidates whose page gives its name words as another name of theirs go first, marked
-    ``alias``, but not one that ``label`` clashes with (:func:`clashes`: "Ada" labelled a person
-    is not the hospital "known in the town as the Ada"); unchanged when none or all of them do."""
+    """For a mention that is no bare title among the first ``k`` (:func:`is_title`, with
+    :func:`naming_titles` for ``label``): the candidates whose page gives its name words as
+    another name of theirs go first, marked ``alias``, but not one that ``label`` clashes with
+    (:func:`clashes`: "Ada" labelled a person is not the hospital "known in the town as the
+    Ada"); unchanged when none or all of them do."""
     words = tuple(t for t, _ in name_words(mention))
-    if not words or any(is_title(mention, ranked, lambda i: entity_of(i).title, k)):
+    title_of = naming_titles(label, entity_of) if label else (lambda i: entity_of(i).title)
+    if not words or any(is_title(mention, ranked, title_of, k)):
         return ranked
     head = [entity_of(c["id"]) for c in ranked[:k]]
     flags = [words in page_aliases(e) and not (label and clashes(label, kind(e))) for e in head]
@@ -358,14 +378,15 @@ def is_event(entity: "Entity") -> bool:
 
 
 def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
-                     k: int, mention: str) -> List[dict]:
+                     k: int, mention: str,
+                     title_of: Optional[Callable[[str], str]] = None) -> List[dict]:
     """For each kind of ``DEFINED_KINDS`` (events, works; :func:`defines`): a span with that
     kind's label puts the candidates among the first ``k`` of that kind first, marked with the
     label in lower case ("Salma festival": the festival, not the well); a span of
     ``NEITHER_LABELS`` or of the other kind's label puts them after the others, marked
     ``<label>_clash`` ("Bir Salma" the quarter, not the Festival of Bir Salma). Unchanged when
-    ``mention`` is the bare title of exactly one of them."""
-    if one_title(mention, ranked, lambda i: entity_of(i).title, k):
+    ``mention`` is the bare title of exactly one of them (by ``title_of``, else the titles)."""
+    if one_title(mention, ranked, title_of or (lambda i: entity_of(i).title), k):
         return ranked
     for kind_label, nouns in DEFINED_KINDS.items():
         flags = [defines(entity_of(c["id"]), nouns) for c in ranked[:k]]

@@ -45,6 +45,7 @@ from allennlp_longent.paths import check_archive
 
 if TYPE_CHECKING:  # imported where used: spaCy loads this module for every pipeline
     from allennlp_longent.linking.cascade import Cascade
+    from allennlp_longent.linking.descriptors import DescriptorIndex
     from allennlp_longent.linking.knowledge_base import KnowledgeBase
     from allennlp_longent.linking.models.cascade_linker import CascadeLinker
 
@@ -87,6 +88,7 @@ for _attr in (CANDIDATES_ATTR, STATUS_ATTR, ANTECEDENT_ATTR):
         "label_agreement": True,
         "article_agreement": True,
         "name_agreement": True,
+        "descriptors": True,
         "retriever": None,
         "encoder": None,
         "skip_labels": SKIP_LABELS,
@@ -111,6 +113,7 @@ def make_longent_linker(
     label_agreement: bool,
     article_agreement: bool,
     name_agreement: bool,
+    descriptors: bool,
     retriever: Optional[str],
     encoder: Optional[str],
     skip_labels: List[str],
@@ -153,7 +156,7 @@ def make_longent_linker(
         rerank_k=rerank_k, retriever=retriever, encoder=encoder, skip_labels=skip_labels,
         weight=weight, unwritten_nil=unwritten_nil, name_coreference=name_coreference,
         label_agreement=label_agreement, article_agreement=article_agreement,
-        name_agreement=name_agreement,
+        name_agreement=name_agreement, descriptors=descriptors,
     )
 
 
@@ -182,6 +185,7 @@ class LongentLinker:
         label_agreement: bool = True,
         article_agreement: bool = True,
         name_agreement: bool = True,
+        descriptors: bool = True,
     ) -> None:
         if weight is not None and not 0.0 <= weight <= 1.0:
             raise ValueError(f"{name}: weight={weight} must be in [0, 1]")
@@ -203,12 +207,14 @@ class LongentLinker:
         self.label_agreement = label_agreement
         self.article_agreement = article_agreement
         self.name_agreement = name_agreement
+        self.descriptors = descriptors
         self.retriever = retriever
         self.encoder = encoder
         self.skip_labels = set(skip_labels)
         self._kb: Optional[KnowledgeBase] = None
         self._model: Optional[CascadeLinker] = None
         self._cascade: Optional[Cascade] = None
+        self._descriptor_index: Optional[Tuple[KnowledgeBase, int, DescriptorIndex]] = None
         self._warned_empty_kb = False
 
     # ------------------------------------------------------------------ resources
@@ -304,6 +310,7 @@ class LongentLinker:
             warnings.warn(message, UserWarning, stacklevel=3)
             self._warned_empty_kb = True
         from allennlp_longent.linking.candidates.generator import MentionQuery
+        from allennlp_longent.linking.descriptors import descriptor_order
 
         cascade = self.cascade()
         queries = []
@@ -315,9 +322,16 @@ class LongentLinker:
             ranked = self._agree([span for _, span in mentions], ranked,
                                  cascade.settings.rerank_k)
         links: Dict[Span, str] = {}
+        if self.descriptors and cascade.evidence is not None:
+            index = self.descriptor_index(cascade)
+            ranked = [descriptor_order(span.text, candidates, index, cascade.settings.rerank_k)
+                      for (_, span), candidates in zip(mentions, ranked)]
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
-            links[span] = cascade.best(candidates)
+            # a definite description's referent is linked whatever the NIL option says
+            described = self.descriptors and bool(candidates) and (
+                candidates[0].get("descriptor") is not None or candidates[0].get("kind_noun"))
+            links[span] = candidates[0]["id"] if described else cascade.best(candidates)
         for doc in docs:
             spans = [span for d, span in mentions if d is doc]
             if self.name_coreference:
@@ -325,6 +339,20 @@ class LongentLinker:
             for span in spans:
                 span._.set(STATUS_ATTR, NIL_DECISION if links[span] == NIL else LINKED)
             self._set_kb_ids(doc, links)
+
+    def descriptor_index(self, cascade: "Cascade") -> "DescriptorIndex":
+        """The kind phrases of the knowledge base's entities, embedded by the first stage's
+        sentence encoder (:mod:`allennlp_longent.linking.descriptors`), rebuilt when the
+        knowledge base changes."""
+        from allennlp_longent.linking.descriptors import DescriptorIndex
+
+        kb = self.kb
+        if self._descriptor_index is None or self._descriptor_index[0] is not kb \
+                or self._descriptor_index[1] != len(kb):
+            encoder = cascade.evidence.encoder
+            self._descriptor_index = (kb, len(kb), DescriptorIndex(
+                list(kb.entities), lambda texts: encoder.texts(texts)))
+        return self._descriptor_index[2]
 
     def _agree(self, spans: List[Span], ranked: List[List[dict]], k: int) -> List[List[dict]]:
         """Each span's candidates re-grouped among the first ``k`` by ``label_agreement``,
@@ -338,6 +366,7 @@ class LongentLinker:
             initial_order,
             kind,
             named_with_article,
+            naming_titles,
             noun_order,
             place_order,
             title_order,
@@ -357,11 +386,14 @@ class LongentLinker:
 
         agreed = []
         for span, candidates in zip(spans, ranked):
+            naming = naming_titles(span.label_, kb.__getitem__) if self.label_agreement \
+                else title_of
             if self.name_agreement:
-                candidates = title_order(span.text, candidates, title_of, k)
+                candidates = title_order(span.text, candidates, naming, k)
             if self.label_agreement:
-                candidates = type_order(span.label_, candidates, kind_of, k, span.text, title_of)
-                candidates = definition_order(span.label_, candidates, kb.__getitem__, k, span.text)
+                candidates = type_order(span.label_, candidates, kind_of, k, span.text, naming)
+                candidates = definition_order(span.label_, candidates, kb.__getitem__, k,
+                                              span.text, naming)
                 candidates = place_order(span.text, span.label_, candidates, title_of, k)
                 candidates = noun_order(span.text, candidates, kb.__getitem__, k)
             if self.article_agreement and after_article(_words_from_article(span)):
