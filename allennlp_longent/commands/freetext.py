@@ -67,6 +67,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--name-agreement", action=argparse.BooleanOptionalAction,
                         default=True, help="longent_linker's name_agreement in every row but "
                         "the first (default: on, as the component's)")
+    parser.add_argument("--descriptors", action=argparse.BooleanOptionalAction,
+                        default=True, help="longent_linker's descriptors in every row but the "
+                        "first (default: on, as the component's; needs --model's first stage)")
     parser.add_argument("--require", help="a system's name in the table that must beat "
                         "retrieval alone (exit 1 otherwise)")
     parser.set_defaults(func=reporting_errors(run))
@@ -114,11 +117,12 @@ def run(args: argparse.Namespace) -> None:
             kb_dir = save_kb(data.entities, scratch / data.name / "kb")
             linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False,
                                                  label_agreement=False, article_agreement=False,
-                                                 name_agreement=False)}
+                                                 name_agreement=False, descriptors=False)}
             rules = {"name_coreference": args.name_coreference,
                      "label_agreement": args.label_agreement,
                      "article_agreement": args.article_agreement,
-                     "name_agreement": args.name_agreement}
+                     "name_agreement": args.name_agreement,
+                     "descriptors": args.descriptors}
             if rule or any(rules.values()):
                 linkers[RETRIEVAL_RULES] = longent_linker(kb_dir, unwritten_nil=rule, **rules)
             if args.model is not None:

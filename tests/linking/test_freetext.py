@@ -12,7 +12,8 @@ from conftest import FIXTURES, REPO_ROOT
 from allennlp_longent.linking.evaluation import LinkCounts, wilson
 from allennlp_longent.linking.freetext import PARAGRAPHS_FILE, gold_docs, read_paragraphs, read_set
 
-SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "test", "test2", "test3", "test4")
+SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "test", "test2", "test3",
+        "test4")
 SCRIPT = REPO_ROOT / "scripts" / "demo_data" / "freetext_from_markup.py"
 
 

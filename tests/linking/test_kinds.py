@@ -296,3 +296,46 @@ def test_a_mention_that_is_one_candidates_bare_title_puts_it_first():
     assert title_order("Pellow St.", ranked, titles.get, 4) == ranked  # beyond the first k
     assert title_order("Ada Pellow", ranked, titles.get, 7) == ranked  # two bare titles
     assert title_order("Josiah", ranked, titles.get, 4)[0]["id"] == "e"  # the engine's bare title
+
+
+def test_a_qualified_title_that_clashes_with_the_label_is_not_the_spans_name():
+    from allennlp_longent.linking.kinds import (
+        alias_order,
+        naming_titles,
+        qualified_against,
+        title_order,
+    )
+
+    pages = {e.id: e for e in (
+        Entity("song", "Long Reuben (song)", "Long Reuben is a folk song about a fen skater."),
+        Entity("man", "Reuben Aske", "Reuben Aske was a fen skater. He was known as Long "
+               "Reuben, and a song of that name was written about him."),
+        Entity("ship", "Isobel Rusk (ship)", "Isobel Rusk was an ocean liner. She sailed."))}
+    assert qualified_against("PERSON", pages["song"])  # a work: a thing against a person
+    assert not qualified_against("WORK_OF_ART", pages["song"])
+    assert not qualified_against("PERSON", pages["man"])  # no qualifier
+    assert not qualified_against("PRODUCT", pages["ship"])  # a vessel for a product span
+    assert naming_titles("PERSON", pages.get)("song") == ""
+    assert naming_titles("WORK_OF_ART", pages.get)("song") == "Long Reuben (song)"
+    ranked = [{"id": "man"}, {"id": "song"}]
+    # by the plain titles the song is the bare title and goes first ...
+    assert [c["id"] for c in title_order("Long Reuben", ranked, lambda i: pages[i].title, 4)] \
+        == ["song", "man"]
+    # ... but not for a person span, whose name is the skater's other name
+    assert title_order("Long Reuben", ranked, naming_titles("PERSON", pages.get), 4) == ranked
+    at_song = ranked[::-1]
+    assert [c["id"] for c in alias_order("Long Reuben", at_song, pages.get, 4, "PERSON")] \
+        == ["man", "song"]
+    assert alias_order("Long Reuben", at_song, pages.get, 4, "WORK_OF_ART") == at_song
+    assert alias_order("Long Reuben", at_song, pages.get, 4) == at_song  # no label: a title
+
+
+def test_a_failure_or_breach_is_an_event():
+    breach = Entity("b", "Rooksedge Breach", "The Rooksedge Breach was the failure of the "
+                    "eastern bank of the river in 1861, which flooded the fen.")
+    beer = Entity("m", "Breach Mild", "Breach Mild is a dark mild ale named after the flood.")
+    assert is_event(breach) and not is_event(beer)
+    ranked = [{"id": "m"}, {"id": "b"}]
+    moved = definition_order("EVENT", ranked, {"b": breach, "m": beer}.__getitem__, 4,
+                             "the Breach")
+    assert [c["id"] for c in moved] == ["b", "m"]
