@@ -231,7 +231,7 @@ def test_the_rules_are_on_in_every_row_but_the_first_unless_turned_off(tmp_path,
          {"start_char": 60, "end_char": 74, "label": "GPE", "kb_id": "p"}])
     model = _archive(tmp_path / "model.tar.gz", weight=0.0)
     off = ["--no-name-coreference", "--no-label-agreement", "--no-article-agreement",
-           "--no-name-agreement"]
+           "--no-name-agreement", "--no-descriptors"]
     for flag, expected in (([], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "3/3", CASCADE: "3/3"}),
                            (off[:1], {RETRIEVAL: "2/3", RETRIEVAL_RULES: "2/3", CASCADE: "2/3"}),
                            (off, {RETRIEVAL: "2/3", CASCADE: "2/3"})):
