@@ -89,8 +89,8 @@ NOT_PERSON_LABELS = PLACE_LABELS | {"ORG", "EVENT", "WORK_OF_ART", "LAW", "PRODU
 EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutiny massacre raid
     lockout strike flood storm earthquake eruption famine epidemic shipwreck festival regatta race
     tournament championship ceremony carnival procession pilgrimage election expedition marathon
-    contest competition dispute event disaster fire blaze explosion collapse accident outbreak
-    failure breach""".split())
+    contest competition dispute event disaster explosion collapse accident outbreak failure
+    breach""".split())
 # nouns that define a work of art
 WORK_NOUNS = frozenset("""song ballad hymn anthem march waltz opera operetta symphony concerto
     play musical novel novella poem story book film painting portrait album""".split())
