@@ -133,6 +133,15 @@ def unwritten_everywhere(unwritten: Optional[Sequence[Sequence[str]]]) -> bool:
     return bool(unwritten) and all(unwritten)
 
 
+def written_by_first_only(unwritten: Sequence[Optional[Sequence[str]]], k: int) -> bool:
+    """``unwritten_nil``'s converse: of the first ``k`` candidates (at least two), the first is
+    the only one whose page writes every name word of the mention ("E. Marr": Eliza Marr's page
+    writes the initial, Agnes Marr's does not); False when not computed."""
+    head = list(unwritten[:k])
+    return (len(head) > 1 and all(u is not None for u in head) and not head[0]
+            and all(head[1:]))
+
+
 def combine(scored: Scored, weight: float, settings: Optional[CascadeSettings] = None,
             temperature: Optional[float] = None, abstain: bool = True) -> Tuple[np.ndarray, ...]:
     """``(order, combined scores, probabilities)``; ``order`` best first, ties by retrieval.

@@ -310,6 +310,7 @@ class LongentLinker:
             warnings.warn(message, UserWarning, stacklevel=3)
             self._warned_empty_kb = True
         from allennlp_longent.linking.candidates.generator import MentionQuery
+        from allennlp_longent.linking.cascade import written_by_first_only
         from allennlp_longent.linking.descriptors import descriptor_order
 
         cascade = self.cascade()
@@ -326,12 +327,16 @@ class LongentLinker:
             index = self.descriptor_index(cascade)
             ranked = [descriptor_order(span.text, candidates, index, cascade.settings.rerank_k)
                       for (_, span), candidates in zip(mentions, ranked)]
+        k = cascade.settings.rerank_k
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
-            # a definite description's referent is linked whatever the NIL option says
+            # a definite description's referent, or the only page that writes the name, is
+            # linked whatever the NIL option says
             described = self.descriptors and bool(candidates) and (
                 candidates[0].get("descriptor") is not None or candidates[0].get("kind_noun"))
-            links[span] = candidates[0]["id"] if described else cascade.best(candidates)
+            named = self.name_agreement and written_by_first_only(
+                [c.get("unwritten") for c in candidates], k)
+            links[span] = candidates[0]["id"] if described or named else cascade.best(candidates)
         for doc in docs:
             spans = [span for d, span in mentions if d is doc]
             if self.name_coreference:

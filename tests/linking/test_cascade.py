@@ -360,3 +360,15 @@ def test_calibration_counts_what_the_rule_turns_nil_with_and_without_the_gold():
     assert fitted.unwritten_nil
     off = calibrate([first, second], ["a", "b"], CascadeSettings(), nil_rate=0.5)
     assert off.validation["unwritten_nil"] == [0, 0]
+
+
+def test_written_by_first_only_is_the_converse_of_the_unwritten_rule():
+    from allennlp_longent.linking.cascade import written_by_first_only
+
+    assert written_by_first_only([[], ["e. marr"], ["e. marr", "marr"]], 4)
+    assert not written_by_first_only([[], [], ["marr"]], 4)  # two pages write it
+    assert not written_by_first_only([["e. marr"], []], 4)  # not the first
+    assert not written_by_first_only([[]], 4)  # one candidate: nothing to tell apart
+    assert not written_by_first_only([[], None], 4)  # not computed
+    assert written_by_first_only([[], ["x"], []], 2)  # the third is beyond k
+    assert not written_by_first_only([], 4)

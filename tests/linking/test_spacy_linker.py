@@ -417,3 +417,19 @@ def test_a_definite_description_goes_to_the_entity_of_its_kind(tmp_path):
     assert linked(text)[0][1:] == (NIL, [])  # retrieval alone: no candidate
     assert linked(text, model=str(archive), descriptors=False)[0][1] == NIL
     assert linked(text, model=str(archive))[0][1:] == ("A", ["A"])
+
+
+def test_the_only_page_that_writes_the_name_is_linked_over_the_nil_option(tmp_path):
+    """"E. Marr": the initial puts Eliza first and only her page writes "E."; a NIL option that
+    outweighs every candidate would make the span NIL, but the name rule links it."""
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    marrs = [Entity("E", "Eliza Marr", "Eliza Marr was a chemist . She taught at the college ."),
+             Entity("A", "Agnes Marr", "Agnes Marr was a unionist . She led the strike .")]
+    archive = write_cascade_archive(tmp_path / "cascade.tar.gz", CascadeSettings(
+        weight=0.0, nil_score=10.0, unwritten_nil=True))
+    linked = _ruled(tmp_path, marrs, "PERSON", "E. Marr")
+    text = "Professor E. Marr gave the lecture ."
+    assert linked(text, model=str(archive))[0][1] == "E"
+    assert linked(text, model=str(archive), name_agreement=False)[0][1] == NIL
