@@ -47,7 +47,13 @@ Hohrain Tramway until 1921"): ``alias_order`` (:func:`allennlp_longent.linking.n
 A common-noun span ("the fortress", "her well", "airport") names its entity by its kind: it
 prefers, among the first ``k``, the candidates whose page defines them with that noun ("Qasr Tamit
 is a mud-brick fortress", "A caravanserai.") or whose bare title ends with it ("Ghadamor
-Airfield"): ``noun_order``.
+Airfield"): ``noun_order``. A noun no page writes ("the castle") is left to
+:mod:`allennlp_longent.linking.descriptors`.
+
+A title with a bracketed qualifier whose kind clashes with the span's label is not the span's
+name: "Long Reuben" labelled PERSON is the skater known by that name, not the bare title of "Long
+Reuben (song)" (:func:`qualified_against`, :func:`naming_titles`, read by the title and alias
+rules).
 
 English writes no article before a person's name: "the Mary Roe" is the locomotive, "the Vell
 company" the brewery. ``article_order`` moves, for a name written after "the", the candidates

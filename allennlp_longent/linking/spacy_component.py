@@ -22,7 +22,14 @@ the bare title of exactly one candidate puts it first ("Pellow St." read as Pell
 name written with an initial ("L. Ambros") puts the candidates whose title writes it first, a
 title of address ("Mrs Rusk") the persons of the other gender last, and a name that is no title
 the candidates whose page gives it as another name ("was called the Hohrain Tramway")
-(:mod:`allennlp_longent.linking.kinds`).
+(:mod:`allennlp_longent.linking.kinds`); a title whose bracketed qualifier clashes with the
+span's label ("Long Reuben (song)" for a person) counts as no bare title for these rules. Under
+``name_agreement`` the first candidate is linked, whatever the NIL option says, when it is the
+only one of the first ``rerank_k`` whose page writes every name word of the span ("E. Marr").
+With ``descriptors`` (the default), a common-noun span ("the castle", "airport") whose noun
+defines none of its candidates goes to the entity whose defining words the model's sentence
+encoder puts nearest it, and a common-noun span whose first candidate is defined by its noun is
+linked whatever the NIL option says (:mod:`allennlp_longent.linking.descriptors`).
 ``span._.longent_candidates`` holds the ranked candidates with their scores,
 ``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``, and
 ``span._.longent_antecedent`` the ``(start_char, end_char)`` of the span whose link a name
@@ -142,7 +149,9 @@ def make_longent_linker(
     ``name_agreement``: a span that is the bare title of exactly one of them puts it first;
     for a name with an initial, the candidates whose title writes it go first, and for a name
     that is no candidate's title, those whose page gives it as their other name (the same
-    module); ``spans_key``: link
+    module), and the only page that writes the name is linked over the NIL option;
+    ``descriptors``: definite descriptions ("the castle") go to the entity of their kind (needs
+    ``model``'s first stage: its sentence encoder); ``spans_key``: link
     ``doc.spans[spans_key]`` instead of ``doc.ents``;
     ``batch_size``: mentions per model call. ``archive`` and ``calibration`` (the old
     three-file configuration) are refused with what to pass instead."""
