@@ -242,7 +242,7 @@ class Cascade:
         not on mentions where it abstains (``title_abstain``) unless ``rerank_all`` (to measure
         it, or to calibrate)."""
         if retrieved is None:
-            retrieved = self._memoised(queries)
+            retrieved = self.memoised(queries)
         first = [found[: self.settings.rerank_k] for found in retrieved]
         scored = [
             Scored([e for e, _, _ in found], np.array([s for _, s, _ in found], dtype=np.float64),
@@ -272,7 +272,7 @@ class Cascade:
                 scored[i].rerank = memo[keys[i]]
         return scored
 
-    def _memoised(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float, float]]]:
+    def memoised(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float, float]]]:
         """:meth:`retrieve`, from and into ``memo`` when it is a dict."""
         if self.memo is None:
             return self.retrieve(queries)

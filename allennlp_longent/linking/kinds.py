@@ -105,7 +105,8 @@ VEHICLE_NOUNS = frozenset("""ship liner schooner steamer steamship boat ferry li
     barge tug trawler clipper locomotive engine aircraft airliner aeroplane airplane airship tram
     lorry""".split())
 # the kinds a page's definition gives, by the label of the spans that name them
-DEFINED_KINDS = {"EVENT": EVENT_NOUNS, "WORK_OF_ART": WORK_NOUNS}
+DEFINED_KINDS = {"EVENT": EVENT_NOUNS, "WORK_OF_ART": WORK_NOUNS, "PRODUCT": VEHICLE_NOUNS}
+REACH_DEPTH = 16  # kind_reach looks this deep into the first stage's ranking
 # spans that name no event and no work (an ORG span may: NER often calls a strike or a play so)
 NEITHER_LABELS = PERSON_LABELS | PLACE_LABELS | {"PRODUCT"}
 _PARTICIPLES = frozenset("run held fought won lost sung".split())
@@ -172,7 +173,7 @@ def kind(entity: "Entity") -> Optional[str]:
     """``person``, ``thing`` or None (module docstring); an event, a work or a vehicle
     (:func:`defines`) is a thing, whatever its pronouns (a battle's page narrates what its leaders
     did, a play's its hero's life, and a ship's calls her "she")."""
-    if any(defines(entity, nouns) for nouns in (*DEFINED_KINDS.values(), VEHICLE_NOUNS)):
+    if any(defines(entity, nouns) for nouns in DEFINED_KINDS.values()):
         return THING
     text = entity.description.lower()
     openers = [match.group() for sentence in _SENTENCE_END.split(text)
@@ -386,8 +387,8 @@ def is_event(entity: "Entity") -> bool:
 def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
                      k: int, mention: str,
                      title_of: Optional[Callable[[str], str]] = None) -> List[dict]:
-    """For each kind of ``DEFINED_KINDS`` (events, works; :func:`defines`): a span with that
-    kind's label puts the candidates among the first ``k`` of that kind first, marked with the
+    """For each kind of ``DEFINED_KINDS`` (events, works, vehicles; :func:`defines`): a span with
+    that kind's label puts the candidates among the first ``k`` of that kind first, marked with the
     label in lower case ("Salma festival": the festival, not the well); a span of
     ``NEITHER_LABELS`` or of the other kind's label puts them after the others, marked
     ``<label>_clash`` ("Bir Salma" the quarter, not the Festival of Bir Salma). Unchanged when
@@ -402,6 +403,24 @@ def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], 
         elif label in NEITHER_LABELS or label in DEFINED_KINDS:
             ranked = _regroup(ranked, k, flags, f"{mark}_clash")
     return ranked
+
+
+def kind_reach(label: str, mention: str, entities: Sequence["Entity"], k: int,
+               depth: int = REACH_DEPTH) -> Optional[int]:
+    """For a span whose label names a kind of ``DEFINED_KINDS`` (an event, a work, a vehicle)
+    when none of its first ``k`` candidates is of that kind: the position, from ``k`` to
+    ``depth``, of the first candidate that is, and whose bare title writes every name word of the
+    mention ("the Haverau" labelled PRODUCT: the steamer Haverau, eighth behind the town and its
+    clubs); None otherwise. The component moves it into the first ``k``."""
+    nouns = DEFINED_KINDS.get(label)
+    if nouns is None or any(defines(e, nouns) for e in entities[:k]):
+        return None
+    words = {t for t, _ in name_words(mention)}
+    for i in range(k, min(len(entities), depth)):
+        if words and defines(entities[i], nouns) \
+                and words <= set(_title_words(entities[i].title)):
+            return i
+    return None
 
 
 @lru_cache(maxsize=1 << 16)

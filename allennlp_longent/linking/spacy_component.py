@@ -1,40 +1,39 @@
 """spaCy pipeline component ``longent_linker``: links spans against a local knowledge base.
 
-The knowledge base's retriever (BM25, dense or hybrid; or ``retriever`` with ``encoder``)
-proposes ``top_k`` candidates per span; with ``model``, a ``cascade_linker`` archive (written by
-``longent calibrate``), its first stage re-scores them and its cross-encoder, if its calibrated
-weight is above 0, re-ranks the first ``rerank_k`` from the long context window it was trained
-with, centred on the span (:mod:`allennlp_longent.linking.cascade`). Without a model the links
-are the retriever's. The span's ``kb_id_`` becomes the best candidate, or ``NIL`` when there is
-no candidate, the NIL option is likelier or its probability is below ``threshold``; spans
-labelled with one of ``skip_labels`` (dates, numbers: nothing a knowledge base of entities holds)
-are left alone. With ``name_coreference`` (the default), a person span whose name words are a
-strict part of an earlier person span's in the same document ("Corrander" after "Wenna
-Corrander") takes that span's link (:func:`allennlp_longent.linking.names.name_antecedents`);
-with ``label_agreement`` (the default), candidates whose page's pronouns or definition clash with
-the span's label go after the others (a person for a place, ORG, EVENT, WORK_OF_ART or PRODUCT
-span; an event or a work of art for a person, place or product span, which go first for an
-EVENT or WORK_OF_ART span; and a place span's name with a word for a kind of place goes first
-when no title is the name, and for a common-noun span, "the fortress", the pages that define
-their entity by that noun), with ``article_agreement`` (the default) so do the persons when the
-span is a name written after "the", and with ``name_agreement`` (the default) a span that is
-the bare title of exactly one candidate puts it first ("Pellow St." read as Pellow Street), a
-name written with an initial ("L. Ambros") puts the candidates whose title writes it first, a
-title of address ("Mrs Rusk") the persons of the other gender last, and a name that is no title
-the candidates whose page gives it as another name ("was called the Hohrain Tramway")
-(:mod:`allennlp_longent.linking.kinds`); a title whose bracketed qualifier clashes with the
-span's label ("Long Reuben (song)" for a person) counts as no bare title for these rules. Under
-``name_agreement`` the first candidate is linked, whatever the NIL option says, when it is the
-only one of the first ``rerank_k`` whose page writes every name word of the span ("E. Marr").
-With ``descriptors`` (the default), a common-noun span ("the castle", "airport") whose noun
-defines none of its candidates goes to the entity whose defining words the model's sentence
-encoder puts nearest it, and a common-noun span whose first candidate is defined by its noun is
-linked whatever the NIL option says (:mod:`allennlp_longent.linking.descriptors`).
+The knowledge base's retriever (BM25, dense or hybrid; or ``retriever`` with ``encoder``) proposes
+``top_k`` candidates per span; with ``model``, a ``cascade_linker`` archive (written by ``longent
+calibrate``), its first stage re-scores them and its cross-encoder, if its calibrated weight is
+above 0, re-ranks the first ``rerank_k`` from the long context window it was trained with, centred
+on the span (:mod:`allennlp_longent.linking.cascade`). Without a model the links are the
+retriever's. The span's ``kb_id_`` becomes the best candidate, or ``NIL`` when there is no
+candidate, the NIL option is likelier or its probability is below ``threshold``; spans labelled with
+one of ``skip_labels`` (dates, numbers: nothing a knowledge base of entities holds) are left alone.
+With ``name_coreference`` (the default), a person span whose name words are a strict part of an
+earlier person span's in the same document ("Corrander" after "Wenna Corrander") takes that span's
+link (:func:`allennlp_longent.linking.names.name_antecedents`); with ``label_agreement`` (the
+default), candidates whose page's pronouns or definition clash with the span's label go after the
+others (a person for a place, ORG, EVENT, WORK_OF_ART or PRODUCT span; an event, a work of art or a
+vehicle for a span of another of those kinds or a person or place span, which go first for an EVENT,
+WORK_OF_ART or PRODUCT span, and such a span none of whose first candidates is of its kind brings
+the first of its kind whose title writes its name from the first 16 into them, "the Haverau" the
+steamer; and a place span's name with a word for a kind of place goes first when no title is the
+name, and for a common-noun span, "the fortress", the pages that define their entity by that noun),
+with ``article_agreement`` (the default) so do the persons when the span is a name written after
+"the", and with ``name_agreement`` (the default) a span that is the bare title of exactly one
+candidate puts it first ("Pellow St." read as Pellow Street), a name written with an initial ("L.
+Ambros") puts the candidates whose title writes it first, a title of address ("Mrs Rusk") the
+persons of the other gender last, and a name that is no title the candidates whose page gives it as
+another name ("was called the Hohrain Tramway") (:mod:`allennlp_longent.linking.kinds`); a title
+whose bracketed qualifier clashes with the span's label ("Long Reuben (song)" for a person) counts
+as no bare title for these rules. Under ``name_agreement`` the first candidate is linked, whatever
+the NIL option says, when it is the only one of the first ``rerank_k`` whose page writes every name
+word of the span ("E. Marr"). With ``descriptors`` (the default), a common-noun span ("the castle",
+"airport") whose noun defines none of its candidates goes to the entity whose defining words the
+model's sentence encoder puts nearest it, and a common-noun span whose first candidate is defined by
+its noun is linked whatever the NIL option says (:mod:`allennlp_longent.linking.descriptors`).
 ``span._.longent_candidates`` holds the ranked candidates with their scores,
-``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``, and
-``span._.longent_antecedent`` the ``(start_char, end_char)`` of the span whose link a name
-coreference copied (else None).
-"""
+``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``, and ``span._.longent_antecedent``
+the ``(start_char, end_char)`` of the span whose link a name coreference copied (else None)."""
 
 import json
 import logging
@@ -327,7 +326,11 @@ class LongentLinker:
         for doc, span in mentions:
             reach = cascade.ranker[1].max_length if cascade.ranker else 512
             queries.append(MentionQuery(*_context_words(doc, span, reach)))
-        ranked = cascade.link(queries)
+        retrieved = cascade.memoised(queries)
+        if self.label_agreement:
+            retrieved = [self._reach(span, found, cascade.settings.rerank_k)
+                         for (_, span), found in zip(mentions, retrieved)]
+        ranked = [cascade.ranked(scored) for scored in cascade.score(queries, retrieved)]
         if self.label_agreement or self.article_agreement or self.name_agreement:
             ranked = self._agree([span for _, span in mentions], ranked,
                                  cascade.settings.rerank_k)
@@ -367,6 +370,18 @@ class LongentLinker:
             self._descriptor_index = (kb, len(kb), DescriptorIndex(
                 list(kb.entities), lambda texts: encoder.texts(texts)))
         return self._descriptor_index[2]
+
+    @staticmethod
+    def _reach(span: Span, found: List[tuple], k: int) -> List[tuple]:
+        """``found`` (retrieval's ``(entity, score, retriever score)``, best first) with the
+        candidate of the span's kind that :func:`~allennlp_longent.linking.kinds.kind_reach`
+        finds below the first ``k`` moved to the ``k``-th place, for the label rules to see."""
+        from allennlp_longent.linking.kinds import kind_reach
+
+        i = kind_reach(span.label_, span.text, [e for e, _, _ in found], k)
+        if i is None:
+            return found
+        return found[:k - 1] + [found[i]] + found[k - 1:i] + found[i + 1:]
 
     def _agree(self, spans: List[Span], ranked: List[List[dict]], k: int) -> List[List[dict]]:
         """Each span's candidates re-grouped among the first ``k`` by ``label_agreement``,

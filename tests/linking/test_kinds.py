@@ -1,5 +1,7 @@
 """Label agreement (:mod:`allennlp_longent.linking.kinds`) on cases worked out by hand."""
 
+import spacy
+
 from allennlp_longent.linking.kinds import (
     PERSON,
     THING,
@@ -339,3 +341,41 @@ def test_a_failure_or_breach_is_an_event():
     moved = definition_order("EVENT", ranked, {"b": breach, "m": beer}.__getitem__, 4,
                              "the Breach")
     assert [c["id"] for c in moved] == ["b", "m"]
+
+
+def test_kind_reach_brings_a_vehicle_of_the_name_from_below_the_first_k():
+    from allennlp_longent.linking.kinds import kind_reach
+
+    town = Entity("t", "Haverau", "Haverau is a spa town on the lake.")
+    club = Entity("c", "Haverau Rowing Club", "A rowing club of the town.")
+    opera = Entity("o", "Haverau Opera House", "An opera house on the quay.")
+    other = Entity("i", "Irma Halm (steamer)", "The Irma Halm is a paddle steamer.")
+    steamer = Entity("s", "Haverau (steamer)", "The Haverau is a paddle steamer of 1890.")
+    found = [town, club, opera, other, steamer]
+    assert kind_reach("PRODUCT", "the Haverau", found, 3) == 4  # the other steamer lacks the name
+    assert kind_reach("PRODUCT", "the Haverau", found, 3, depth=4) is None  # beyond the depth
+    assert kind_reach("PRODUCT", "the Haverau", found, 4) is None  # a steamer is in the first 4
+    assert kind_reach("GPE", "Haverau", found, 3) is None  # a label that names no such kind
+    assert kind_reach("PRODUCT", "the steamer", found, 3) is None  # no name word to match
+    ranked = [{"id": e.id} for e in (town, steamer)]
+    pages = {e.id: e for e in found}
+    moved = definition_order("PRODUCT", ranked, pages.__getitem__, 2, "the Haverau")
+    assert [c["id"] for c in moved] == ["s", "t"] and moved[0]["product"]
+    moved = definition_order("GPE", ranked[::-1], pages.__getitem__, 2, "Haverau")
+    assert [c["id"] for c in moved] == ["t", "s"] and moved[1]["product_clash"]
+
+
+def test_the_component_moves_the_reached_candidate_to_the_kth_place():
+    from allennlp_longent.linking.spacy_component import LongentLinker
+
+    nlp = spacy.blank("en")
+    doc = nlp("We took the Haverau across .")
+    span = doc.char_span(8, 19, label="PRODUCT")
+    entities = [Entity("t", "Haverau", "Haverau is a spa town."),
+                Entity("c", "Haverau Rowing Club", "A rowing club."),
+                Entity("o", "Haverau Opera House", "An opera house."),
+                Entity("s", "Haverau (steamer)", "The Haverau is a paddle steamer.")]
+    found = [(e, 1.0 - i / 10, 0.0) for i, e in enumerate(entities)]
+    moved = LongentLinker._reach(span, found, 2)
+    assert [e.id for e, _, _ in moved] == ["t", "s", "c", "o"]
+    assert LongentLinker._reach(span, found, 4) == found

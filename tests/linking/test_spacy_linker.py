@@ -69,6 +69,7 @@ def check_ranking(doc, threshold=0.0):
             continue
         # by score within each group the label, article and name rules moved as one
         flags = ("label_clash", "event", "event_clash", "work_of_art", "work_of_art_clash",
+                 "product", "product_clash",
                  "place_title", "kind_noun", "article_clash", "initial_title", "gender_clash",
                  "alias", "exact_title", "descriptor")
         groups = {tuple(c.get(f, False) for f in flags) for c in ranked or []}
