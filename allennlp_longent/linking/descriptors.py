@@ -53,6 +53,7 @@ class DescriptorIndex:
     def __init__(self, entities: Sequence["Entity"], encode: Callable[[List[str]], np.ndarray],
                  min_cosine: float = MIN_COSINE, min_margin: float = MIN_MARGIN) -> None:
         self.ids = [e.id for e in entities]
+        self.titles = {e.id: e.title for e in entities}
         self.encode = encode
         self.min_cosine = min_cosine
         self.min_margin = min_margin
@@ -93,10 +94,10 @@ def descriptor_order(mention: str, ranked: List[dict], index: DescriptorIndex,
     entity_id, cosine, _ = found
     rest = [c for c in ranked if c["id"] != entity_id]
     same = [c for c in ranked if c["id"] == entity_id]
-    first = same[0] if same else {"id": entity_id, "score": None, "probability": 0.0,
-                                  "retriever": None, "retriever_score": None,
-                                  "first_stage_score": None, "rerank_score": None,
-                                  "unwritten": None}
+    first = same[0] if same else {"id": entity_id, "title": index.titles[entity_id],
+                                  "score": None, "probability": 0.0, "retriever": None,
+                                  "retriever_score": None, "first_stage_score": None,
+                                  "rerank_score": None, "unwritten": None}
     return [{**first, "descriptor": round(cosine, 4)}] + rest
 
 

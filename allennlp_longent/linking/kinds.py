@@ -107,7 +107,8 @@ VEHICLE_NOUNS = frozenset("""ship liner schooner steamer steamship boat ferry li
 # the kinds a page's definition gives, by the label of the spans that name them
 DEFINED_KINDS = {"EVENT": EVENT_NOUNS, "WORK_OF_ART": WORK_NOUNS, "PRODUCT": VEHICLE_NOUNS}
 REACH_DEPTH = 16  # kind_reach looks this deep into the first stage's ranking
-# spans that name no event and no work (an ORG span may: NER often calls a strike or a play so)
+# spans that name no event, no work and, but a PRODUCT span, no vehicle (an ORG span may name
+# any: NER often calls a strike, a play or a ship so)
 NEITHER_LABELS = PERSON_LABELS | PLACE_LABELS | {"PRODUCT"}
 _PARTICIPLES = frozenset("run held fought won lost sung".split())
 PERSON, THING = "person", "thing"

@@ -71,7 +71,8 @@ def test_descriptor_order_adds_or_moves_the_referent_and_respects_a_noun_match()
     index = DescriptorIndex([FORT, FIELD, WELL], encode, min_cosine=0.4, min_margin=0.08)
     added = descriptor_order("the castle", [], index, k=4)
     assert [c["id"] for c in added] == ["f"] and added[0]["descriptor"] == pytest.approx(0.8)
-    assert added[0]["probability"] == 0.0  # added, not scored
+    assert added[0]["probability"] == 0.0 and added[0]["score"] is None  # added, not scored
+    assert added[0]["title"] == "Qasr Tamit"  # what the HTML view and link-text show
     ranked = [{"id": "w", "probability": 0.3}, {"id": "f", "probability": 0.1}]
     moved = descriptor_order("the castle", ranked, index, k=4)
     assert [c["id"] for c in moved] == ["f", "w"] and moved[0]["probability"] == 0.1

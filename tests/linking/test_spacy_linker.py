@@ -418,6 +418,14 @@ def test_a_definite_description_goes_to_the_entity_of_its_kind(tmp_path):
     assert linked(text)[0][1:] == (NIL, [])  # retrieval alone: no candidate
     assert linked(text, model=str(archive), descriptors=False)[0][1] == NIL
     assert linked(text, model=str(archive))[0][1:] == ("A", ["A"])
+    # the added candidate has no score; the HTML view shows it with its title
+    from allennlp_longent.linking.html_view import linker_kb, render_links
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns([{"label": "FAC", "pattern": "airport"}])
+    nlp.add_pipe("longent_linker", config={"kb": str(tmp_path / "kb"), "model": str(archive)})
+    page = render_links(nlp(text), linker_kb(nlp))
+    assert "Ghadamor Airfield" in page and "combined score –" in page
 
 
 def test_the_only_page_that_writes_the_name_is_linked_over_the_nil_option(tmp_path):
