@@ -318,7 +318,6 @@ class LongentLinker:
             warnings.warn(message, UserWarning, stacklevel=3)
             self._warned_empty_kb = True
         from allennlp_longent.linking.candidates.generator import MentionQuery
-        from allennlp_longent.linking.cascade import written_by_first_only
         from allennlp_longent.linking.descriptors import descriptor_order
 
         cascade = self.cascade()
@@ -326,29 +325,22 @@ class LongentLinker:
         for doc, span in mentions:
             reach = cascade.ranker[1].max_length if cascade.ranker else 512
             queries.append(MentionQuery(*_context_words(doc, span, reach)))
+        k = cascade.settings.rerank_k
         retrieved = cascade.memoised(queries)
         if self.label_agreement:
-            retrieved = [self._reach(span, found, cascade.settings.rerank_k)
+            retrieved = [self._reach(span, found, k)
                          for (_, span), found in zip(mentions, retrieved)]
         ranked = [cascade.ranked(scored) for scored in cascade.score(queries, retrieved)]
         if self.label_agreement or self.article_agreement or self.name_agreement:
-            ranked = self._agree([span for _, span in mentions], ranked,
-                                 cascade.settings.rerank_k)
-        links: Dict[Span, str] = {}
+            ranked = self._agree([span for _, span in mentions], ranked, k)
         if self.descriptors and cascade.evidence is not None:
             index = self.descriptor_index(cascade)
-            ranked = [descriptor_order(span.text, candidates, index, cascade.settings.rerank_k)
+            ranked = [descriptor_order(span.text, candidates, index, k)
                       for (_, span), candidates in zip(mentions, ranked)]
-        k = cascade.settings.rerank_k
+        links: Dict[Span, str] = {}
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
-            # a definite description's referent, or the only page that writes the name, is
-            # linked whatever the NIL option says
-            described = self.descriptors and bool(candidates) and (
-                candidates[0].get("descriptor") is not None or candidates[0].get("kind_noun"))
-            named = self.name_agreement and written_by_first_only(
-                [c.get("unwritten") for c in candidates], k)
-            links[span] = candidates[0]["id"] if described or named else cascade.best(candidates)
+            links[span] = self._decide(cascade, candidates, k)
         for doc in docs:
             spans = [span for d, span in mentions if d is doc]
             if self.name_coreference:
@@ -356,6 +348,19 @@ class LongentLinker:
             for span in spans:
                 span._.set(STATUS_ATTR, NIL_DECISION if links[span] == NIL else LINKED)
             self._set_kb_ids(doc, links)
+
+    def _decide(self, cascade: "Cascade", candidates: List[dict], k: int) -> str:
+        """The first candidate, whatever the NIL option says, when ``descriptors`` found it for a
+        definite description or ``name_agreement`` finds it the only page of the first ``k`` that
+        writes the name (:func:`~allennlp_longent.linking.cascade.written_by_first_only`); else
+        the cascade's decision."""
+        from allennlp_longent.linking.cascade import written_by_first_only
+
+        described = self.descriptors and bool(candidates) and (
+            candidates[0].get("descriptor") is not None or candidates[0].get("kind_noun"))
+        named = self.name_agreement and written_by_first_only(
+            [c.get("unwritten") for c in candidates], k)
+        return candidates[0]["id"] if described or named else cascade.best(candidates)
 
     def descriptor_index(self, cascade: "Cascade") -> "DescriptorIndex":
         """The kind phrases of the knowledge base's entities, embedded by the first stage's
