@@ -206,13 +206,14 @@ def qualified_against(label: str, entity: "Entity") -> bool:
     return "(" in entity.title and clashes(label, kind(entity))
 
 
-def naming_titles(label: str, entity_of: Callable[[str], "Entity"]) -> Callable[[str], str]:
+def naming_titles(label: Optional[str],
+                  entity_of: Callable[[str], "Entity"]) -> Callable[[str], str]:
     """A ``title_of`` for the title rules of a span with ``label``: an entity's title, or "" (no
     name) for a title :func:`qualified_against` the label ("Long Reuben" labelled PERSON is not
-    the bare title of "Long Reuben (song)")."""
+    the bare title of "Long Reuben (song)"); every title as it is when ``label`` is None."""
     def title_of(entity_id: str) -> str:
         entity = entity_of(entity_id)
-        return "" if qualified_against(label, entity) else entity.title
+        return "" if label and qualified_against(label, entity) else entity.title
     return title_of
 
 
@@ -284,8 +285,7 @@ def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "En
     (:func:`clashes`: "Ada" labelled a person is not the hospital "known in the town as the
     Ada"); unchanged when none or all of them do."""
     words = tuple(t for t, _ in name_words(mention))
-    title_of = naming_titles(label, entity_of) if label else (lambda i: entity_of(i).title)
-    if not words or any(is_title(mention, ranked, title_of, k)):
+    if not words or any(is_title(mention, ranked, naming_titles(label, entity_of), k)):
         return ranked
     head = [entity_of(c["id"]) for c in ranked[:k]]
     flags = [words in page_aliases(e) and not (label and clashes(label, kind(e))) for e in head]
@@ -386,15 +386,14 @@ def is_event(entity: "Entity") -> bool:
 
 
 def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
-                     k: int, mention: str,
-                     title_of: Optional[Callable[[str], str]] = None) -> List[dict]:
+                     k: int, mention: str) -> List[dict]:
     """For each kind of ``DEFINED_KINDS`` (events, works, vehicles; :func:`defines`): a span with
     that kind's label puts the candidates among the first ``k`` of that kind first, marked with the
     label in lower case ("Salma festival": the festival, not the well); a span of
     ``NEITHER_LABELS`` or of the other kind's label puts them after the others, marked
     ``<label>_clash`` ("Bir Salma" the quarter, not the Festival of Bir Salma). Unchanged when
-    ``mention`` is the bare title of exactly one of them (by ``title_of``, else the titles)."""
-    if one_title(mention, ranked, title_of or (lambda i: entity_of(i).title), k):
+    ``mention`` is the bare title of exactly one of them (:func:`naming_titles`)."""
+    if one_title(mention, ranked, naming_titles(label, entity_of), k):
         return ranked
     for kind_label, nouns in DEFINED_KINDS.items():
         flags = [defines(entity_of(c["id"]), nouns) for c in ranked[:k]]
@@ -417,11 +416,10 @@ def kind_reach(label: str, mention: str, entities: Sequence["Entity"], k: int,
     if nouns is None or any(defines(e, nouns) for e in entities[:k]):
         return None
     words = {t for t, _ in name_words(mention)}
-    for i in range(k, min(len(entities), depth)):
-        if words and defines(entities[i], nouns) \
-                and words <= set(_title_words(entities[i].title)):
-            return i
-    return None
+    if not words:
+        return None
+    return next((i for i in range(k, min(len(entities), depth)) if defines(entities[i], nouns)
+                 and words <= set(_title_words(entities[i].title))), None)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -420,14 +420,13 @@ class LongentLinker:
 
         agreed = []
         for span, candidates in zip(spans, ranked):
-            naming = naming_titles(span.label_, kb.__getitem__) if self.label_agreement \
-                else title_of
+            naming = naming_titles(span.label_ if self.label_agreement else None, kb.__getitem__)
             if self.name_agreement:
                 candidates = title_order(span.text, candidates, naming, k)
             if self.label_agreement:
                 candidates = type_order(span.label_, candidates, kind_of, k, span.text, naming)
                 candidates = definition_order(span.label_, candidates, kb.__getitem__, k,
-                                              span.text, naming)
+                                              span.text)
                 candidates = place_order(span.text, span.label_, candidates, title_of, k)
                 candidates = noun_order(span.text, candidates, kb.__getitem__, k)
             if self.article_agreement and after_article(_words_from_article(span)):
