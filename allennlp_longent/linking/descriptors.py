@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from allennlp_longent.linking.kinds import DETERMINERS, common_noun, defining_words
+from allennlp_longent.linking.definitions import defining_words
+from allennlp_longent.linking.kinds import DETERMINERS, common_noun
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
@@ -41,9 +42,17 @@ def descriptor(mention: str) -> Optional[str]:
 
 
 def kind_phrase(entity: "Entity") -> str:
-    """What the page says its entity is (:func:`~allennlp_longent.linking.kinds.defining_words`:
-    "mud-brick fortress"); its title for a page with no defining phrase."""
+    """What the page says its entity is
+    (:func:`~allennlp_longent.linking.definitions.defining_words`: "mud-brick fortress"); its
+    title for a page with no defining phrase."""
     return " ".join(defining_words(entity)) or entity.title
+
+
+def _texts(entity: "Entity") -> List[str]:
+    """The texts an entity is embedded by: its kind phrase and, when that is not its title, its
+    title (a lower-case name, "morri" or "warden plate", is read as a common noun)."""
+    phrase = kind_phrase(entity)
+    return [phrase] if phrase == entity.title else [phrase, entity.title]
 
 
 class DescriptorIndex:
@@ -57,7 +66,9 @@ class DescriptorIndex:
         self.encode = encode
         self.min_cosine = min_cosine
         self.min_margin = min_margin
-        self._vectors = _unit(encode([kind_phrase(e) for e in entities])) if entities else None
+        rows = [(i, text) for i, e in enumerate(entities) for text in _texts(e)]
+        self._owner = np.array([i for i, _ in rows], dtype=np.int64)
+        self._vectors = _unit(encode([text for _, text in rows])) if rows else None
         self._found: Dict[str, Optional[Tuple[str, float, float]]] = {}
 
     def nearest(self, words: str) -> Optional[Tuple[str, float, float]]:
@@ -70,7 +81,9 @@ class DescriptorIndex:
     def _nearest(self, words: str) -> Optional[Tuple[str, float, float]]:
         if self._vectors is None:
             return None
-        cosines = self._vectors @ _unit(self.encode([words]))[0]
+        by_row = self._vectors @ _unit(self.encode([words]))[0]
+        cosines = np.full(len(self.ids), -np.inf)
+        np.maximum.at(cosines, self._owner, by_row)
         order = np.argsort(-cosines, kind="stable")
         best = float(cosines[order[0]])
         margin = best - float(cosines[order[1]]) if len(order) > 1 else best

@@ -67,6 +67,14 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
 from allennlp_longent.linking.candidates.bm25 import bare_title
+from allennlp_longent.linking.definitions import (
+    PERSON,
+    THING,
+    defining_head,
+    defining_words,
+    field_kind,
+    head_kind,
+)
 from allennlp_longent.linking.names import (
     FEMALE_TITLES,
     HONORIFICS,
@@ -96,7 +104,7 @@ EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutin
     lockout strike flood storm earthquake eruption famine epidemic shipwreck festival regatta race
     tournament championship ceremony carnival procession pilgrimage election expedition marathon
     contest competition dispute event disaster explosion collapse accident outbreak failure
-    breach""".split())
+    breach scandal affair conflict""".split())
 # nouns that define a work of art
 WORK_NOUNS = frozenset("""song ballad hymn anthem march waltz opera operetta symphony concerto
     play musical novel novella poem story book film painting portrait album""".split())
@@ -110,9 +118,9 @@ REACH_DEPTH = 16  # kind_reach looks this deep into the first stage's ranking
 # spans that name no event, no work and, but a PRODUCT span, no vehicle (an ORG span may name
 # any: NER often calls a strike, a play or a ship so)
 NEITHER_LABELS = PERSON_LABELS | PLACE_LABELS | {"PRODUCT"}
-_PARTICIPLES = frozenset("run held fought won lost sung".split())
-PERSON, THING = "person", "thing"
 ARTICLES = frozenset({"the"})
+# "of" in the titles "Battle of Tellau", "Festival de Cinema do Anil", "Ponte da Guarita"
+OF_WORDS = frozenset("of de do da dos das du des di del della".split())
 # words for a kind of place that prose leaves out of a place's name ("the Oast", "Kessen")
 PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pond sea ocean bay
     gulf sound strait channel firth estuary harbour harbor island isle islands isles peninsula
@@ -176,6 +184,9 @@ def kind(entity: "Entity") -> Optional[str]:
     did, a play's its hero's life, and a ship's calls her "she")."""
     if any(defines(entity, nouns) for nouns in DEFINED_KINDS.values()):
         return THING
+    said = head_kind(entity) or field_kind(entity)
+    if said is not None:
+        return said
     text = entity.description.lower()
     openers = [match.group() for sentence in _SENTENCE_END.split(text)
                for match in [_WORD.search(sentence)] if match]
@@ -293,12 +304,6 @@ def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "En
 
 
 DETERMINERS = frozenset("the a an this that these those his her its their our my your".split())
-# words that end a page's defining phrase: "X is a mud-brick fortress on a rocky hill"
-_DEFINITION_STOPS = frozenset("""of on in at near from that which who whose where with by and
-    or for to above below beside between under over since built founded opened about""".split())
-_DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the)\s+)(.*)$")
-
-
 def common_noun(mention: str) -> Optional[str]:
     """The head noun of a span written without a name ("the fortress", "her well": a determiner
     and lower-case words), lower case; None for a span with a capitalised word after its first."""
@@ -312,40 +317,9 @@ def common_noun(mention: str) -> Optional[str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def defining_words(entity: "Entity") -> Tuple[str, ...]:
-    """The words, in order, of the phrase that defines ``entity`` in its first sentence (after
-    "is a", "was the", or a sentence opening "A ..."), up to a preposition or clause."""
-    first = _SENTENCE_END.split(entity.description.strip(), maxsplit=1)[0]
-    first = re.split(r"[,;:()]", first, maxsplit=1)[0] if first.lower().startswith(
-        ("a ", "an ", "the ")) else first
-    words: List[str] = []
-    match = _DEFINES.match(first.lower())
-    if match:
-        for word in _WORD.findall(match.group(1)):
-            if word in _DEFINITION_STOPS:
-                break
-            words.append(word)
-    return tuple(words)
-
-
-@lru_cache(maxsize=1 << 16)
 def kind_nouns(entity: "Entity") -> frozenset:
     """The words of :func:`defining_words` and the last word of ``entity``'s bare title."""
     return frozenset(defining_words(entity) + _title_words(entity.title)[-1:])
-
-
-def defining_head(entity: "Entity") -> Optional[str]:
-    """The head noun of :func:`defining_words`: its last word before a participle that follows
-    the noun ("a rowing race held every summer", "a camel race run in February": race; "a war
-    poet": poet); the title's last word when the phrase opens with the title ("The Herring Riot
-    broke out in Gullhaven": a sentence about it, not a definition); None without a phrase."""
-    words, title = defining_words(entity), _title_words(entity.title)
-    if title and words[:len(title)] == title:
-        return title[-1]
-    for i, word in enumerate(words[1:], start=1):
-        if word.endswith("ed") or word in _PARTICIPLES:
-            return words[i - 1]
-    return words[-1] if words else None
 
 
 def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
@@ -372,7 +346,7 @@ def defines(entity: "Entity", nouns: frozenset) -> bool:
     word of the phrase: "a war poet" is a person, and the head outweighs a title ending in a
     surname ("Henry Flood was a statesman")."""
     title = _title_words(entity.title)
-    if len(title) > 2 and title[0] in nouns and title[1] == "of":
+    if len(title) > 2 and title[0] in nouns and title[1] in OF_WORDS:
         return True
     if set(_words(entity.title)[len(title):]) & nouns:  # the words after the bare title
         return True

@@ -1,0 +1,230 @@
+"""What a page says its entity is, in whatever style the page is written.
+
+Knowledge bases define their entities in more than one way. Each of these gives the *defining
+phrase* (:func:`defining_words`), tried in this order:
+
+1. a definition in the opening sentence: "Qasr Tamit is a mud-brick fortress on a rocky hill",
+   "A caravanserai.", "Found in the vaults ..., it is a two-handed sword";
+2. an infobox field: "Type: Dungeon (5 players)", "Type: cable-stayed road and rail bridge"
+   (the last noun group: "rail bridge");
+3. a later sentence whose subject is the entity or a pronoun: "In game terms, Aldric Vane is the
+   undead final boss of Saltgrave Vaults", "It is a ten-player dungeon";
+4. a noun phrase opening the page without a verb: "Striker; came through the academy",
+   "District of São Tarcísio on the south bank", "Mount. A burning warhorse."
+
+The opening sentence is the first that is more than a quotation, the title, a life's dates, a
+birth or another name ("\\"The sea remembers.\\" Level 18-24 questline", "Alto Mirante. Type:
+state", "Born 1998 in Itaquara. Singer and songwriter", "Known as Cardosinho. Striker"). A phrase
+followed by ":" is an infobox field's name ("Full name:"), not a definition.
+
+The phrase ends at a preposition or a clause (``DEFINITION_STOPS``); hyphenated words stay one
+word ("in-game book", "mud-brick fortress"). Its head (:func:`defining_head`) says, through
+``PERSON_NOUNS`` and ``THING_NOUNS``, whether the page is a person's (:func:`head_kind`); a page
+with no phrase may still say so by its infobox fields ("Born:", "Founded:") or its first words
+("Born 1961 in", "Founded in 1952 by"): :func:`field_kind`. Chosen in round 20 on the dev sets
+whose descriptions vary in style (``fixtures/freetext/dev9``, ``dev10``; docs/linking.md).
+"""
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING, List, Optional, Tuple
+
+from allennlp_longent.linking.candidates.bm25 import bare_title
+from allennlp_longent.linking.names import fold
+
+if TYPE_CHECKING:
+    from allennlp_longent.linking.knowledge_base import Entity
+
+PERSON, THING = "person", "thing"
+# words that end a page's defining phrase: "X is a mud-brick fortress on a rocky hill"
+DEFINITION_STOPS = frozenset("""of on in at near from that which who whose where with by and
+    or for to above below beside between under over since built founded opened about not but
+    usually often also called known named""".split())
+# present participles that follow a defining noun ("an airport serving the city")
+_ING = frozenset("""serving linking connecting joining running operating selling making producing
+    brewing carrying covering broadcasting offering hosting flowing rising""".split())
+_PARTICIPLES = frozenset("run held fought won lost sung sold made kept led".split()) | _ING
+# first words of an opening sentence that is no noun phrase ("Once a just ruler, he ...")
+_NOT_NOUNS = frozenset("""born found once long now today here there every each first known also
+    formerly nicknamed called named sometimes often usually""".split())
+# adverbs between a defining noun and its participle ("a game first released in 2023")
+_ADVERBS = frozenset("first later once originally still now".split())
+# opening sentences that give a birth or another name, not a definition
+_SKIPPED_OPENERS = frozenset("born known formerly also".split())
+# heads that define a person
+PERSON_NOUNS = frozenset("""man woman boy girl child son daughter wife husband widow widower
+    mother father brother sister grandson granddaughter king queen prince princess lord lady
+    knight squire captain priest priestess bishop abbot abbess monk nun saint hermit god goddess
+    engineer architect painter artist sculptor poet writer author novelist composer singer
+    songwriter musician bandmaster conductor actor actress dancer comedian player footballer
+    striker goalkeeper forward defender midfielder skater rower athlete boxer jockey cyclist
+    coach politician deputy senator governor mayor minister president chairman chairwoman
+    founder owner merchant trader banker brewer farmer fisherman miner weaver shipbuilder
+    shipwright glassmaker potter baker blacksmith smith carpenter mason teacher headmaster
+    headmistress professor scholar scientist astronomer physician doctor surgeon nurse midwife
+    lawyer judge clerk sailor seaman keeper guide vendor trainer presenter host journalist
+    editor reporter historian archaeologist explorer soldier officer general colonel commander
+    admiral ruler emperor empress chief chieftain leader unionist activist campaigner
+    philanthropist inventor industrialist entrepreneur businessman businesswoman designer
+    photographer decoyman flamecaller ranger healer wizard witch sorcerer warrior mercenary
+    smuggler pirate bard harbourmaster""".split())
+# heads that define an organisation, a building, a place or an object: never a person
+THING_NOUNS = frozenset("""company firm corporation business bank brewery distillery mill works
+    factory plant shop store market inn pub tavern hotel restaurant cafe club team party union
+    guild faction order society association foundation institute institution charity trust
+    school college university academy hospital sanatorium infirmary church chapel cathedral
+    minster abbey temple shrine mosque monastery museum library theatre cinema stadium ground
+    arena park garden bridge road street lane square station airport airfield port harbour
+    quay pier lighthouse canal railway line tramway metro tunnel dam reservoir well spring river
+    lake sea bay island mountain hill valley fen moor moorland forest wood zone region district
+    quarter town city village municipality state country province county kingdom capital
+    dungeon vault vaults castle fortress fort tower house hall building newspaper paper magazine
+    channel show programme series app software game product brand beer ale stout mild wine
+    cheese potion sword weapon armour set spell ability mount horse warhorse questline quest
+    caravanserai decoy engine locomotive ship""".split())
+# infobox fields that only a person's page has, and those that only a thing's has
+PERSON_FIELDS = frozenset("born died spouse occupation nationality children parents".split())
+THING_FIELDS = frozenset("""founded established opened headquarters industry capacity members
+    products owner area population released launched built type location abbreviation ground
+    league capital""".split())
+_PHRASE_WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_QUOTED = re.compile(r"^\s*[\"“][^\"”]*[\"”]\s*")
+_DATES = re.compile(r"^\(?[\d\s–-]+\)?\.?$")
+_DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the)\s+)(.*)$")
+_TYPE_FIELD = re.compile(r"\btype\s*:\s*([^.;(]+)", re.IGNORECASE)
+_SUBJECT = re.compile(
+    r"(?:^|[,;]\s+)(?:it|he|she|this|(?:the\s+)?{title})\s+(?:is|was)\s+(?:an?|the)\s+(.*)$")
+# a later sentence that names its entity by a noun ("The commercial bank, majority-owned ...")
+_VERBS = frozenset("is was are were has had have be been".split())
+_NOUN = r"(?!(?:is|was|are|were|has|had|have)\b)[a-z][\w-]*"
+_THE_NOUN = re.compile(rf"^[Tt]he\s+(?:((?:{_NOUN}\s+){{0,2}}{_NOUN}),|({_NOUN})\s+"
+                       rf"(?:{'|'.join(sorted(DEFINITION_STOPS))})\b)")
+_FIELD = re.compile(r"(?:^|[.;]\s*)([A-Za-z]+)\s*:")
+_OPENING_KINDS = ((re.compile(r"^\(?born\b|^\(\d{3,4}\s*[–-]\s*\d{3,4}\)"), PERSON),
+                  (re.compile(r"^(?:founded|established|opened|built|launched)\b"), THING))
+
+
+def _phrase(text: str) -> Tuple[str, ...]:
+    """The words of ``text`` up to the first of ``DEFINITION_STOPS``, lower case."""
+    words: List[str] = []
+    for word in _PHRASE_WORD.findall(text.lower()):
+        if word in DEFINITION_STOPS:
+            break
+        words.append(word)
+    return tuple(words)
+
+
+def _sentences(entity: "Entity") -> List[str]:
+    text = _QUOTED.sub("", entity.description.strip())
+    return [s for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def _opening(sentences: List[str], title: str) -> Optional[str]:
+    """The first sentence that is more than a quotation, the title, dates, a birth or another
+    name (module docstring)."""
+    title_words = set(_PHRASE_WORD.findall(fold(title)))
+    for sentence in sentences:
+        words = _PHRASE_WORD.findall(fold(sentence))
+        if words and not _DATES.match(sentence.strip()) and not set(words) <= title_words | {
+                "s", "a", "sa", "ltd", "inc", "plc"} and words[0] not in _SKIPPED_OPENERS:
+            return sentence
+    return None
+
+
+def _noun_phrase(sentence: str, title: str) -> Tuple[str, ...]:
+    """The phrase of an opening sentence written without a verb ("Striker; came through",
+    "District of São Tarcísio", "International airport serving the city"), cut before a
+    participle; () when the sentence opens otherwise, names an infobox field or repeats the
+    title."""
+    clause = re.split(r"[,;(]", sentence, maxsplit=1)[0]
+    if ":" in clause:
+        return ()
+    words = _phrase(clause)
+    cut = next((i for i, w in enumerate(words) if i and w in _PARTICIPLES), len(words))
+    words = words[:cut]
+    if not words or len(words) > 4 or words[0] in _NOT_NOUNS or _VERBS & set(words) \
+            or words[0].endswith(("ing", "ed", "ly")):
+        return ()
+    return () if set(words) <= set(_PHRASE_WORD.findall(title.lower())) else words
+
+
+@lru_cache(maxsize=1 << 16)
+def defining_words(entity: "Entity") -> Tuple[str, ...]:
+    """The words, in order, of the phrase that defines ``entity`` (module docstring, 1 to 4)."""
+    sentences = _sentences(entity)
+    title = bare_title(entity.title)
+    first = _opening(sentences, title)
+    if first is not None:
+        cut = re.split(r"[,;:()]", first, maxsplit=1)[0] if first.lower().startswith(
+            ("a ", "an ", "the ")) else first
+        match = _DEFINES.match(cut.lower())
+        if match and _phrase(match.group(1)):
+            return _phrase(match.group(1))
+    field = _TYPE_FIELD.search(entity.description)
+    if field:
+        words = _phrase(re.split(r"\b(?:and|or)\b", field.group(1).lower())[-1])
+        if words:
+            return words
+    subject = re.compile(_SUBJECT.pattern.format(title=re.escape(title.lower())))
+    for sentence in sentences:
+        match = subject.search(sentence.lower())
+        if match and _phrase(match.group(1)):
+            return _phrase(match.group(1))
+    phrase = _noun_phrase(first, title) if first is not None else ()
+    return phrase or _anaphor(sentences[1:])
+
+
+def _anaphor(sentences: List[str]) -> Tuple[str, ...]:
+    """The noun of the first sentence that opens "The <noun>," or "The <noun> <preposition>"
+    ("The commercial bank, majority-owned by ...", "The derby between ..."), or ()."""
+    for sentence in sentences:
+        match = _THE_NOUN.match(sentence)
+        if match:
+            return _phrase(match.group(1) or match.group(2))
+    return ()
+
+
+def defining_head(entity: "Entity") -> Optional[str]:
+    """The head noun of :func:`defining_words`: its last word before a participle that follows
+    the noun ("a rowing race held every summer", "an airport serving the city": race, airport;
+    "a war poet": poet); the title's last word when the phrase opens with the title ("The Herring
+    Riot broke out in Gullhaven": a sentence about it, not a definition); None without a
+    phrase."""
+    words = defining_words(entity)
+    title = tuple(_PHRASE_WORD.findall(bare_title(entity.title).lower()))
+    if title and words[:len(title)] == title:
+        return title[-1]
+    for i, word in enumerate(words[1:], start=1):
+        if word.endswith("ed") or word in _PARTICIPLES:
+            before = [w for w in words[:i] if w not in _ADVERBS]
+            return before[-1] if before else words[i - 1]
+    return words[-1] if words else None
+
+
+def head_kind(entity: "Entity") -> Optional[str]:
+    """``person`` or ``thing`` by the head of the defining phrase (``PERSON_NOUNS``,
+    ``THING_NOUNS``), else by the last word of the title's bracketed qualifier ("Quintela
+    (app)"); None for other words or none."""
+    qualifier = re.search(r"\(([^)]*)\)", entity.title)
+    qualified = list(_phrase(qualifier.group(1))[-1:]) if qualifier else []
+    for head in [defining_head(entity)] + qualified:
+        if head in PERSON_NOUNS or head in THING_NOUNS:
+            return PERSON if head in PERSON_NOUNS else THING
+    return None
+
+
+@lru_cache(maxsize=1 << 16)
+def field_kind(entity: "Entity") -> Optional[str]:
+    """``person`` or ``thing`` by a page's first words ("Born 1961 in", "(1904-1979).",
+    "Founded in 1952 by") or, failing those, by more infobox fields of the one
+    (``PERSON_FIELDS``: "Born:") than of the other (``THING_FIELDS``: "Founded:",
+    "Headquarters:"); None otherwise."""
+    opening = _QUOTED.sub("", entity.description.strip()).lower()
+    for pattern, found in _OPENING_KINDS:
+        if pattern.search(opening):
+            return found
+    fields = [m.group(1).lower() for m in _FIELD.finditer(entity.description)]
+    person = sum(f in PERSON_FIELDS for f in fields)
+    thing = sum(f in THING_FIELDS for f in fields)
+    return None if person == thing else PERSON if person > thing else THING
