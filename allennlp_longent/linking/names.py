@@ -79,12 +79,18 @@ def name_tokens(text: str) -> List[str]:
     return bm25_tokens(fold(text))
 
 
+# the particles of names in other languages, which acronyms leave out ("Universidade Federal de
+# São Tarcísio": UFST)
+PARTICLES = frozenset("de da do das dos du des di del della von van der den la le".split())
+
+
 def initials(phrase: str) -> Set[str]:
-    """The initials of a phrase's words, with and without its stop words."""
+    """The initials of a phrase's words, with and without its stop words and ``PARTICLES``."""
     words = fold(phrase).split()
     if not words:
         return set()
-    return {"".join(w[0] for w in words), "".join(w[0] for w in words if bm25_tokens(w))} - {""}
+    return {"".join(w[0] for w in words), "".join(w[0] for w in words if bm25_tokens(w)),
+            "".join(w[0] for w in words if bm25_tokens(w) and w not in PARTICLES)} - {""}
 
 
 @lru_cache(maxsize=1 << 16)
@@ -217,23 +223,33 @@ def _unwritten_initials(pairs: Sequence[Tuple[str, str, bool]], entity: "Entity"
 
 # a page gives its entity another name after these words ("was called the Hohrain Tramway until
 # 1921", "known in the valley as Old Ludo", "also called Ida of the Vennet", "known simply as
-# 'the Line'", "call letters RGM"), an adverb ("simply", "locally") and an opening quote allowed
+# 'the Line'", "call letters RGM", "Songs call him the Ashen King", infobox fields "Nickname:
+# Garças", "Abbreviation: PRD"), an adverb ("simply", "locally") and an opening quote allowed
 # before the name; "named after the astronomer Clara Ambros" gives none: the name after them
-# must be capitalised
+# must be capitalised. An acronym in brackets right after the page's title is one too: "Banco
+# de São Tarcísio S.A. (BST)", not "deputy for Alto Mirante (PRD)" on a deputy's page
 _ALIAS = re.compile(
     r"\b(?:called|named|renamed|nicknamed|dubbed|call\s+(?:letters|sign)|"
-    r"(?:known|referred\s+to)(?:\s+[\w-]+){0,6}?\s+as)"
+    r"calls?\s+(?:him|her|it|them)|(?i:abbreviation|nickname|formerly)\s*:|"
+    r"(?:[Kk]nown|referred\s+to)(?:\s+[\w-]+){0,6}?\s+as)"
     r"(?:\s+(?:simply|just|locally|popularly|affectionately|commonly|usually|often|also|still))*"
     r"\s+['\"\u2018\u201c]?(?:the\s+)?"
     r"([A-Z][\w'-]*(?:\s+(?:(?:of|the|de|von|van)\s+)*[A-Z][\w'-]*)*)")
+
+
+_ACRONYM = re.compile(r"\(([A-Z][A-Z0-9&]{1,7})\)")
 
 
 @lru_cache(maxsize=1 << 16)
 def page_aliases(entity: "Entity") -> FrozenSet[Tuple[str, ...]]:
     """The other names a page gives its entity (the capitalised words after "called", "named",
     "known as" and the like), each as its name words (:func:`name_words`)."""
-    found = (tuple(t for t, _ in name_words(m.group(1))) for m in _ALIAS.finditer(
-        entity.description))
+    text = entity.description
+    names = [m.group(1) for m in _ALIAS.finditer(text)]
+    title = fold(bare_title(entity.title))
+    names += [m.group(1) for m in _ACRONYM.finditer(text)
+              if title and title in fold(text[max(0, m.start() - len(title) - 12):m.start()])]
+    found = (tuple(t for t, _ in name_words(name)) for name in names)
     return frozenset(words for words in found if words)
 
 
