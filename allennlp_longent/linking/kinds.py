@@ -126,7 +126,7 @@ PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pon
     gulf sound strait channel firth estuary harbour harbor island isle islands isles peninsula
     cape headland coast shore beach mount mountain mountains hill hills fell fells range ridge
     peak valley vale dale glen gorge canyon pass forest wood woods moor moors heath marsh fen
-    plain plains desert falls waterfall""".split())
+    plain plains desert falls waterfall rio lago lagoa monte serra sierra isla ilha""".split())
 PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
