@@ -15,7 +15,7 @@ on the free-text dev sets (docs/linking.md, round 19).
 """
 
 import re
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -69,21 +69,28 @@ class DescriptorIndex:
         rows = [(i, text) for i, e in enumerate(entities) for text in _texts(e)]
         self._owner = np.array([i for i, _ in rows], dtype=np.int64)
         self._vectors = _unit(encode([text for _, text in rows])) if rows else None
-        self._found: Dict[str, Optional[Tuple[str, float, float]]] = {}
+        self._found: Dict[Tuple[str, FrozenSet[str]], Optional[Tuple[str, float, float]]] = {}
 
-    def nearest(self, words: str) -> Optional[Tuple[str, float, float]]:
-        """``(entity id, cosine, margin over the second)`` of the entity nearest ``words`` when it
-        passes both thresholds, else None."""
-        if words not in self._found:
-            self._found[words] = self._nearest(words)
-        return self._found[words]
+    def nearest(self, words: str, excluded: FrozenSet[str] = frozenset()
+                ) -> Optional[Tuple[str, float, float]]:
+        """``(entity id, cosine, margin over the second)`` of the entity nearest ``words``, the
+        ``excluded`` ids left out (those the span's label clashes with), when it passes both
+        thresholds, else None."""
+        key = (words, excluded)
+        if key not in self._found:
+            self._found[key] = self._nearest(words, excluded)
+        return self._found[key]
 
-    def _nearest(self, words: str) -> Optional[Tuple[str, float, float]]:
+    def _nearest(self, words: str, excluded: FrozenSet[str]
+                 ) -> Optional[Tuple[str, float, float]]:
         if self._vectors is None:
             return None
         by_row = self._vectors @ _unit(self.encode([words]))[0]
         cosines = np.full(len(self.ids), -np.inf)
         np.maximum.at(cosines, self._owner, by_row)
+        for i, entity_id in enumerate(self.ids):
+            if entity_id in excluded:
+                cosines[i] = -np.inf
         order = np.argsort(-cosines, kind="stable")
         best = float(cosines[order[0]])
         margin = best - float(cosines[order[1]]) if len(order) > 1 else best
@@ -93,15 +100,15 @@ class DescriptorIndex:
 
 
 def descriptor_order(mention: str, ranked: List[dict], index: DescriptorIndex,
-                     k: int) -> List[dict]:
+                     k: int, excluded: FrozenSet[str] = frozenset()) -> List[dict]:
     """For a common-noun span none of whose first ``k`` candidates is marked ``kind_noun`` (its
-    noun is on no candidate's page as a defining word): its referent (:class:`DescriptorIndex`)
-    first, marked ``descriptor`` with its cosine, taken from the candidates or added; unchanged
-    when it has none."""
+    noun is on no candidate's page as a defining word): its referent (:class:`DescriptorIndex`,
+    the ``excluded`` ids left out) first, marked ``descriptor`` with its cosine, taken from the
+    candidates or added; unchanged when it has none."""
     words = descriptor(mention)
     if words is None or any(c.get("kind_noun") for c in ranked[:k]):
         return ranked
-    found = index.nearest(words)
+    found = index.nearest(words, excluded)
     if found is None:
         return ranked
     entity_id, cosine, _ = found

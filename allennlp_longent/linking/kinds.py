@@ -217,6 +217,15 @@ def qualified_against(label: str, entity: "Entity") -> bool:
     return "(" in entity.title and clashes(label, kind(entity))
 
 
+def label_excludes(label: str, entity: "Entity") -> bool:
+    """A span with ``label`` does not name ``entity``: its kind clashes (:func:`clashes`), or it
+    is of a kind of ``DEFINED_KINDS`` that :func:`definition_order` puts after the others for
+    ``label`` ("the king" labelled PERSON is no ballad)."""
+    return clashes(label, kind(entity)) or (label in NEITHER_LABELS or label in DEFINED_KINDS) \
+        and any(label != kind_label and defines(entity, nouns)
+                for kind_label, nouns in DEFINED_KINDS.items())
+
+
 def naming_titles(label: Optional[str],
                   entity_of: Callable[[str], "Entity"]) -> Callable[[str], str]:
     """A ``title_of`` for the title rules of a span with ``label``: an entity's title, or "" (no
@@ -318,8 +327,16 @@ def common_noun(mention: str) -> Optional[str]:
 
 @lru_cache(maxsize=1 << 16)
 def kind_nouns(entity: "Entity") -> frozenset:
-    """The words of :func:`defining_words` and the last word of ``entity``'s bare title."""
-    return frozenset(defining_words(entity) + _title_words(entity.title)[-1:])
+    """The words of :func:`defining_words` and the head of ``entity``'s bare title: its last
+    word, or the word before its first "of" ("Ballad of the Ashen King": ballad, not king)."""
+    return frozenset(defining_words(entity) + title_head(entity.title))
+
+
+def title_head(title: str) -> Tuple[str, ...]:
+    """The head word of a bare title (:func:`kind_nouns`), as a tuple of none or one."""
+    words = _title_words(title)
+    of = next((i for i, w in enumerate(words) if w in OF_WORDS), None)
+    return words[of - 1:of] if of else words[-1:]
 
 
 def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],

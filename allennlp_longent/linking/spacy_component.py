@@ -41,7 +41,7 @@ import shutil
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
@@ -223,6 +223,7 @@ class LongentLinker:
         self._model: Optional[CascadeLinker] = None
         self._cascade: Optional[Cascade] = None
         self._descriptor_index: Optional[Tuple[KnowledgeBase, int, DescriptorIndex]] = None
+        self._clashing_ids: Dict[Tuple[str, int, int], FrozenSet[str]] = {}
         self._warned_empty_kb = False
 
     # ------------------------------------------------------------------ resources
@@ -335,7 +336,7 @@ class LongentLinker:
             ranked = self._agree([span for _, span in mentions], ranked, k)
         if self.descriptors and cascade.evidence is not None:
             index = self.descriptor_index(cascade)
-            ranked = [descriptor_order(span.text, candidates, index, k)
+            ranked = [descriptor_order(span.text, candidates, index, k, self._clashing(span.label_))
                       for (_, span), candidates in zip(mentions, ranked)]
         links: Dict[Span, str] = {}
         for (_, span), candidates in zip(mentions, ranked):
@@ -375,6 +376,21 @@ class LongentLinker:
             self._descriptor_index = (kb, len(kb), DescriptorIndex(
                 list(kb.entities), lambda texts: encoder.texts(texts)))
         return self._descriptor_index[2]
+
+    def _clashing(self, label: str) -> FrozenSet[str]:
+        """The ids of the entities a span with ``label`` cannot name
+        (:func:`~allennlp_longent.linking.kinds.label_excludes`), none without
+        ``label_agreement``."""
+        if not self.label_agreement:
+            return frozenset()
+        from allennlp_longent.linking.kinds import label_excludes
+
+        kb = self.kb
+        key = (label, id(kb), len(kb))
+        if key not in self._clashing_ids:
+            self._clashing_ids[key] = frozenset(e.id for e in kb.entities
+                                                if label_excludes(label, e))
+        return self._clashing_ids[key]
 
     @staticmethod
     def _reach(span: Span, found: List[tuple], k: int) -> List[tuple]:
