@@ -140,10 +140,12 @@ def _noun_phrase(sentence: str, title: str) -> Tuple[str, ...]:
     clause = re.split(r"[,;(]", sentence, maxsplit=1)[0]
     if ":" in clause:
         return ()
+    if _VERBS & set(_PHRASE_WORD.findall(clause.lower())):
+        return ()  # "Salt and dates are sold here": a sentence, not a noun phrase
     words = _phrase(clause)
     cut = next((i for i, w in enumerate(words) if i and w in _PARTICIPLES), len(words))
     words = words[:cut]
-    if not words or len(words) > 4 or words[0] in _NOT_NOUNS or _VERBS & set(words) \
+    if not words or len(words) > 4 or words[0] in _NOT_NOUNS \
             or words[0].endswith(("ing", "ed", "ly")):
         return ()
     return () if set(words) <= set(_PHRASE_WORD.findall(title.lower())) else words

@@ -27,7 +27,9 @@ def test_kind_counts_personal_against_impersonal_pronouns():
     assert kind(Entity("v", "Liss (ship)", "She sails; it is said her mast is old.")) == THING
     assert kind(Entity("w", "Liss", "Liss was a schooner. She sailed; her mast fell.")) == THING
     assert kind(Entity("n", "Reefs", "Red rocks off the coast.")) is None  # no pronoun
-    assert kind(Entity("t", "Tie", "Built by him; it stands.")) is None  # one of each
+    assert kind(Entity("t", "Tie", "Made by him; it stands.")) is None  # one of each
+    # "Built ..." opens a thing's page (definitions.field_kind), whatever its pronouns
+    assert kind(Entity("b", "Tie", "Built by him; it stands.")) == THING
     # whole words only: "hermit" and "shelter" hold no "he" and no "she"
     assert kind(Entity("h", "Hermitage", "The hermit's shelter; Itself a chapel.")) == THING
 
@@ -39,7 +41,9 @@ def test_pronouns_opening_sentences_decide_before_the_others():
     # openers tie (He, It): all pronouns decide (he, it, his, him: 3 to 1)
     assert kind(Entity("y", "Y", "He sailed. It sank with his crew and him.")) == PERSON
     # an opener that is no pronoun counts for neither
-    assert kind(Entity("z", "Z", "Harbour of its town and her quay. They left.")) is None
+    assert kind(Entity("z", "Z", "Sails of its town and her quay. They left.")) is None
+    # a head the page defines its entity by decides first (definitions.head_kind)
+    assert kind(Entity("h", "Z", "Harbour of its town and her quay. They left.")) == THING
 
 
 def test_a_page_that_names_itself_after_the():
@@ -270,7 +274,7 @@ def test_a_common_noun_prefers_the_pages_that_define_their_entity_by_it():
     assert [common_noun(m) for m in ("the fortress", "The fortresses", "her well", "the Line",
                                      "Qasr Tamit", "airfield")] == [
         "fortress", "fortresses", "well", None, None, "airfield"]
-    assert kind_nouns(pages["q"]) == {"mud", "brick", "fortress", "tamit"}
+    assert kind_nouns(pages["q"]) == {"mud-brick", "fortress", "tamit"}
     assert kind_nouns(pages["h"]) == {"hotel"}  # the defining phrase stops at "in"
     assert kind_nouns(pages["k"]) == {"caravanserai", "qadir"}
     ranked = [{"id": i} for i in "hqak"]
@@ -379,3 +383,31 @@ def test_the_component_moves_the_reached_candidate_to_the_kth_place():
     moved = LongentLinker._reach(span, found, 2)
     assert [e.id for e, _, _ in moved] == ["t", "s", "c", "o"]
     assert LongentLinker._reach(span, found, 4) == found
+
+
+def test_place_order_reads_place_words_of_other_languages():
+    titles = {"derby": "Clássico do Anil", "album": "Anil (album)", "river": "Rio Anil"}
+    ranked = [{"id": i} for i in ("derby", "river")]
+    assert [c["id"] for c in place_order("the Anil", "LOC", ranked, titles.get, 4)] == [
+        "river", "derby"]
+
+
+def test_title_head_is_the_word_before_of():
+    from allennlp_longent.linking.kinds import kind_nouns, title_head
+    assert title_head("Ballad of the Ashen King") == ("ballad",)
+    assert title_head("Festival de Cinema do Anil") == ("festival",)
+    assert title_head("Cinder War") == ("war",)
+    assert title_head("Of Mice") == ("mice",)  # no word before "of": the last word
+    ballad = Entity("b", "Ballad of the Ashen King", "Sung in every tavern.")
+    assert "king" not in kind_nouns(ballad) and "ballad" in kind_nouns(ballad)
+
+
+def test_label_excludes_a_clashing_kind_or_another_defined_kind():
+    from allennlp_longent.linking.kinds import label_excludes
+    ballad = Entity("b", "Ballad of the Ashen King", "A ballad sung in every tavern.")
+    king = Entity("k", "Aldric Vane", "He ruled the moor. His crown melted.")
+    festival = Entity("f", "Festival de Cinema do Anil", "Films every August.")
+    assert label_excludes("PERSON", ballad) and not label_excludes("WORK_OF_ART", ballad)
+    assert label_excludes("GPE", king) and not label_excludes("PERSON", king)
+    assert label_excludes("LOC", festival) and not label_excludes("EVENT", festival)
+    assert not label_excludes("ORG", festival)  # NER calls festivals ORG: no clash

@@ -4,6 +4,7 @@ checked on cases worked out by hand from its definition."""
 from allennlp_longent.linking.knowledge_base import Entity
 from allennlp_longent.linking.names import (
     fold,
+    initials,
     name_antecedents,
     page_forms,
     untitled,
@@ -157,3 +158,33 @@ def test_untitled_drops_the_titles_of_address_that_open_a_mention():
     assert untitled("Dr. Mrs Kell") == "Kell" and untitled("Mr") == "Mr"
     assert untitled("Old Carrow") == "Old Carrow"  # "Old" may be part of a name
     assert untitled("Oddie, Mr") == "Oddie, Mr"  # only the opening words
+
+
+def test_page_aliases_in_other_styles():
+    from allennlp_longent.linking.names import page_aliases
+    king = Entity("k", "Aldric Vane", "Songs call him the Ashen King. Fans call her nothing.")
+    party = Entity("p", "Partido da Renovação", "Abbreviation: PRD. Founded: 1994.")
+    club = Entity("c", "Esporte Clube", "Nickname: Garças (the Herons). Founded: 1921.")
+    striker = Entity("s", "Wesley Cardoso", "Known as Cardosinho. Striker.")
+    # "King" is a title word (HONORIFICS), left out of the alias as of the mention; "nothing" is
+    # no name
+    assert page_aliases(king) == {("ashen",)}
+    assert page_aliases(party) == {("prd",)}
+    assert page_aliases(club) == {("garcas",)}
+    assert page_aliases(striker) == {("cardosinho",)}
+
+
+def test_a_bracketed_acronym_is_an_alias_only_right_after_the_title():
+    from allennlp_longent.linking.names import page_aliases
+    bank = Entity("b", "Banco de São Tarcísio", "Since 1958, Banco de São Tarcísio S.A. (BST) "
+                                                "has served the state.")
+    deputy = Entity("d", "Helena Moura", "Federal deputy for Alto Mirante (PRD) since 2023; "
+                                         "Helena Moura chairs the institute.")
+    assert page_aliases(bank) == {("bst",)}  # the title, then "S.A.", then the acronym
+    assert page_aliases(deputy) == frozenset()  # her party's acronym, after another name
+
+
+def test_initials_leave_out_name_particles():
+    assert "ufst" in initials("Universidade Federal de São Tarcísio")
+    assert "ufdst" in initials("Universidade Federal de São Tarcísio")  # as written, too
+    assert initials("Bank of Tellau") == {"bot", "bt"}  # "of" is a stop word, no particle

@@ -1,0 +1,95 @@
+"""What a page says its entity is, in the styles knowledge bases write
+(:mod:`allennlp_longent.linking.definitions`); every page here is written for the test."""
+
+import pytest
+
+from allennlp_longent.linking.definitions import (
+    PERSON,
+    THING,
+    defining_head,
+    defining_words,
+    field_kind,
+    head_kind,
+)
+from allennlp_longent.linking.kinds import kind
+from allennlp_longent.linking.knowledge_base import Entity
+
+
+@pytest.mark.parametrize("title, description, words", [
+    # 1. a definition in the opening sentence
+    ("Qasr Tamit", "Qasr Tamit is a mud-brick fortress on a rocky hill.", ("mud-brick", "fortress")),
+    ("Brannoc", "Found in the vaults of Saltgrave, it is a two-handed sword. Base damage 212.",
+     ("two-handed", "sword")),
+    # 2. an infobox field: the last noun group of its value
+    ("Ponte", "Opened: 2009. Type: cable-stayed road and rail bridge. Length: 1.1 km.",
+     ("rail", "bridge")),
+    ("Hollow", "Type: Dungeon (5 players). Level: 22-26.", ("dungeon",)),
+    # 3. a later sentence whose subject is the entity
+    ("Aldric Vane", "Once a just ruler, he burned his kingdom. In game terms, Aldric Vane is the "
+     "undead final boss of the vaults.", ("undead", "final", "boss")),
+    ("Cinder War", "Long before the player arrives, Ashmoor burned. The Cinder War was the "
+     "conflict in which the king turned on his people.", ("conflict",)),
+    # 4. a verbless opening noun phrase, after a quotation, the title, a birth or another name
+    ("Wesley Cardoso", "Known as Cardosinho. Striker; came through the academy.", ("striker",)),
+    ("Marina Solano", "Born 1998 in Itaquara. Singer and songwriter who mixes pop.", ("singer",)),
+    ("Anil (album)", "Anil. Studio album by Marina Solano.", ("studio", "album")),
+    ("Greywater Rising", '"The sea remembers." Level 18-24 questline that ends the story.',
+     ("level", "questline")),
+    ("Guarita", "District of São Tarcísio on the south bank.", ("district",)),
+    ("Airport", "International airport serving the city; IATA code STC.",
+     ("international", "airport")),  # cut before the participle
+    ("Cinderhoof", "Mount. A burning warhorse.", ("mount",)),
+    # 5. a later sentence that opens "The <noun>,"
+    ("Banco", "Proudly serving families since 1958, Banco combines branches. The commercial "
+     "bank, owned by the state, sponsors the club.", ("commercial", "bank")),
+    ("Classico", "First played in 1934. The derby between the two clubs takes its name from "
+     "the river.", ("derby",)),
+    # no definition: a gerund, an adverb, a field's name, a verb, the title again
+    ("Sao Tarcisio", "Sitting on both banks of the river, the city grew.", ()),
+    ("Club", "Full name: Esporte Clube (ECST). Sport: football.", ()),
+    ("Anselm Roe", "Anselm Roe was bishop of Harrowby.", ()),
+    ("Souk", "Salt and dates are sold here.", ()),
+    ("Movimento Social Liberal", "Movimento Social Liberal (MSL): centre-right, since 2015.", ()),
+])
+def test_defining_words_in_each_style(title, description, words):
+    assert defining_words(Entity("x", title, description)) == words
+
+
+def test_defining_head_skips_a_participle_and_the_adverb_before_it():
+    game = Entity("g", "Tidefall", "Tidefall is a fantasy game first released in 2023.")
+    assert defining_words(game) == ("fantasy", "game", "first", "released")
+    assert defining_head(game) == "game"
+    potion = Entity("p", "Draught", "A blue healing potion sold by Old Pell.")
+    assert defining_head(potion) == "potion"  # "sold", an irregular participle
+
+
+def test_head_kind_by_the_head_or_the_qualifier():
+    assert head_kind(Entity("v", "Old Pell", "A potion vendor in Greywater.")) == PERSON
+    assert head_kind(Entity("c", "Compact", "Type: Guild (merchant faction).")) == THING
+    assert head_kind(Entity("a", "Quintela (app)", "Quintela puts your money in one place.")) \
+        == THING
+    assert head_kind(Entity("b", "Aldric", "Aldric is the undead final boss.")) is None
+
+
+def test_field_kind_by_the_opening_words_or_the_fields():
+    assert field_kind(Entity("j", "J", "Born 1961 in Itaquara, she trained as a nurse.")) == PERSON
+    assert field_kind(Entity("r", "R", "(1904-1979). He captained the club.")) == PERSON
+    assert field_kind(Entity("h", "H", "Founded in 1952 by the Sisters, it moved.")) == THING
+    assert field_kind(Entity("q", "Q", "Quintela S.A. Founded: 2011. Headquarters: Guarita. "
+                                       "Founder: Vitor.")) == THING  # two fields of a thing
+    assert field_kind(Entity("b", "B", "Born: 1950. Occupation: smith.")) == PERSON  # an opening
+    assert field_kind(Entity("t", "T", "Name: T. Died: 1950. Founded: 1990.")) is None  # 1 to 1
+    assert field_kind(Entity("n", "N", "A river town.")) is None
+
+
+def test_kind_reads_pages_without_pronouns():
+    # before round 20 these pages had no kind: no pronoun and no "is a" sentence
+    assert kind(Entity("w", "Wesley Cardoso", "Known as Cardosinho. Striker; came through the "
+                                              "academy.")) == PERSON
+    assert kind(Entity("m", "Cinderhoof", "Mount. A burning warhorse. Dropped by the king.")) \
+        == THING
+    assert kind(Entity("v", "Vitor Quintela", "Born 1987 in São Tarcísio. Studied computer "
+                                              "science.")) == PERSON
+    # the pronouns still decide a page whose head is in neither list
+    assert kind(Entity("a", "Aldric", "Aldric is the undead boss. He burned his kingdom.")) \
+        == PERSON
