@@ -17,7 +17,8 @@ from allennlp_longent.linking.knowledge_base import Entity
 
 @pytest.mark.parametrize("title, description, words", [
     # 1. a definition in the opening sentence
-    ("Qasr Tamit", "Qasr Tamit is a mud-brick fortress on a rocky hill.", ("mud-brick", "fortress")),
+    ("Qasr Tamit", "Qasr Tamit is a mud-brick fortress on a rocky hill.",
+     ("mud-brick", "fortress")),
     ("Brannoc", "Found in the vaults of Saltgrave, it is a two-handed sword. Base damage 212.",
      ("two-handed", "sword")),
     # 2. an infobox field: the last noun group of its value
