@@ -88,7 +88,7 @@ THING_FIELDS = frozenset("""founded established opened headquarters industry cap
     products owner area population released launched built type location abbreviation ground
     league capital""".split())
 _PHRASE_WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED = re.compile(r"^\s*[\"“][^\"”]*[\"”]\s*")
 _DATES = re.compile(r"^\(?[\d\s–-]+\)?\.?$")
 _DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the)\s+)(.*)$")
@@ -117,7 +117,7 @@ def _phrase(text: str) -> Tuple[str, ...]:
 
 def _sentences(entity: "Entity") -> List[str]:
     text = _QUOTED.sub("", entity.description.strip())
-    return [s for s in _SENTENCE_END.split(text) if s.strip()]
+    return [s for s in SENTENCE_END.split(text) if s.strip()]
 
 
 def _opening(sentences: List[str], title: str) -> Optional[str]:

@@ -69,6 +69,7 @@ from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 from allennlp_longent.linking.candidates.bm25 import bare_title
 from allennlp_longent.linking.definitions import (
     PERSON,
+    SENTENCE_END,
     THING,
     defining_head,
     defining_words,
@@ -129,7 +130,6 @@ PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pon
     plain plains desert falls waterfall rio lago lagoa monte serra sierra isla ilha""".split())
 PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
 _WORD = re.compile(r"[a-z]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _words(text: str) -> Tuple[str, ...]:
@@ -188,7 +188,7 @@ def kind(entity: "Entity") -> Optional[str]:
     if said is not None:
         return said
     text = entity.description.lower()
-    openers = [match.group() for sentence in _SENTENCE_END.split(text)
+    openers = [match.group() for sentence in SENTENCE_END.split(text)
                for match in [_WORD.search(sentence)] if match]
     return _by_pronouns(openers) or _by_pronouns(_WORD.findall(text))
 
