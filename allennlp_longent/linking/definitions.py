@@ -95,9 +95,10 @@ _DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the
 _TYPE_FIELD = re.compile(r"\btype\s*:\s*([^.;(]+)", re.IGNORECASE)
 _SUBJECT = re.compile(
     r"(?:^|[,;]\s+)(?:it|he|she|this|(?:the\s+)?{title})\s+(?:is|was)\s+(?:an?|the)\s+(.*)$")
-# a later sentence that names its entity by a noun ("The commercial bank, majority-owned ...")
+# verbs that make an opening a sentence, not a noun phrase ("Salt and dates are sold here")
 _VERBS = frozenset("is was are were has had have be been".split())
-_NOUN = r"(?!(?:is|was|are|were|has|had|have)\b)[a-z][\w-]*"
+# a later sentence that names its entity by a noun ("The commercial bank, majority-owned ...")
+_NOUN = rf"(?!(?:{'|'.join(sorted(_VERBS))})\b)[a-z][\w-]*"
 _THE_NOUN = re.compile(rf"^[Tt]he\s+(?:((?:{_NOUN}\s+){{0,2}}{_NOUN}),|({_NOUN})\s+"
                        rf"(?:{'|'.join(sorted(DEFINITION_STOPS))})\b)")
 _FIELD = re.compile(r"(?:^|[.;]\s*)([A-Za-z]+)\s*:")
@@ -141,7 +142,7 @@ def _noun_phrase(sentence: str, title: str) -> Tuple[str, ...]:
     if ":" in clause:
         return ()
     if _VERBS & set(_PHRASE_WORD.findall(clause.lower())):
-        return ()  # "Salt and dates are sold here": a sentence, not a noun phrase
+        return ()
     words = _phrase(clause)
     cut = next((i for i, w in enumerate(words) if i and w in _PARTICIPLES), len(words))
     words = words[:cut]
