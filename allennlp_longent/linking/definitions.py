@@ -93,8 +93,9 @@ _QUOTED = re.compile(r"^\s*[\"“][^\"”]*[\"”]\s*")
 _DATES = re.compile(r"^\(?[\d\s–-]+\)?\.?$")
 _DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the)\s+)(.*)$")
 _TYPE_FIELD = re.compile(r"\btype\s*:\s*([^.;(]+)", re.IGNORECASE)
-_SUBJECT = re.compile(
-    r"(?:^|[,;]\s+)(?:it|he|she|this|(?:the\s+)?{title})\s+(?:is|was)\s+(?:an?|the)\s+(.*)$")
+# a sentence whose subject is the entity; {title} is filled with the page's escaped title
+_SUBJECT = (r"(?:^|[,;]\s+)(?:it|he|she|this|(?:the\s+)?{title})\s+(?:is|was)\s+(?:an?|the)\s+"
+            r"(.*)$")
 # verbs that make an opening a sentence, not a noun phrase ("Salt and dates are sold here")
 _VERBS = frozenset("is was are were has had have be been".split())
 # a later sentence that names its entity by a noun ("The commercial bank, majority-owned ...")
@@ -162,18 +163,18 @@ def defining_words(entity: "Entity") -> Tuple[str, ...]:
         cut = re.split(r"[,;:()]", first, maxsplit=1)[0] if first.lower().startswith(
             ("a ", "an ", "the ")) else first
         match = _DEFINES.match(cut.lower())
-        if match and _phrase(match.group(1)):
-            return _phrase(match.group(1))
+        if match and (words := _phrase(match.group(1))):
+            return words
     field = _TYPE_FIELD.search(entity.description)
     if field:
         words = _phrase(re.split(r"\b(?:and|or)\b", field.group(1).lower())[-1])
         if words:
             return words
-    subject = re.compile(_SUBJECT.pattern.format(title=re.escape(title.lower())))
+    subject = re.compile(_SUBJECT.format(title=re.escape(title.lower())))
     for sentence in sentences:
         match = subject.search(sentence.lower())
-        if match and _phrase(match.group(1)):
-            return _phrase(match.group(1))
+        if match and (words := _phrase(match.group(1))):
+            return words
     phrase = _noun_phrase(first, title) if first is not None else ()
     return phrase or _anaphor(sentences[1:])
 
@@ -212,8 +213,10 @@ def head_kind(entity: "Entity") -> Optional[str]:
     qualifier = re.search(r"\(([^)]*)\)", entity.title)
     qualified = list(_phrase(qualifier.group(1))[-1:]) if qualifier else []
     for head in [defining_head(entity)] + qualified:
-        if head in PERSON_NOUNS or head in THING_NOUNS:
-            return PERSON if head in PERSON_NOUNS else THING
+        if head in PERSON_NOUNS:
+            return PERSON
+        if head in THING_NOUNS:
+            return THING
     return None
 
 

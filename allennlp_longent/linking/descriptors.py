@@ -62,6 +62,7 @@ class DescriptorIndex:
     def __init__(self, entities: Sequence["Entity"], encode: Callable[[List[str]], np.ndarray],
                  min_cosine: float = MIN_COSINE, min_margin: float = MIN_MARGIN) -> None:
         self.ids = [e.id for e in entities]
+        self._id_array = np.array(self.ids, dtype=object)
         self.titles = {e.id: e.title for e in entities}
         self.encode = encode
         self.min_cosine = min_cosine
@@ -88,9 +89,8 @@ class DescriptorIndex:
         by_row = self._vectors @ _unit(self.encode([words]))[0]
         cosines = np.full(len(self.ids), -np.inf)
         np.maximum.at(cosines, self._owner, by_row)
-        for i, entity_id in enumerate(self.ids):
-            if entity_id in excluded:
-                cosines[i] = -np.inf
+        if excluded:
+            cosines[np.isin(self._id_array, list(excluded))] = -np.inf
         order = np.argsort(-cosines, kind="stable")
         best = float(cosines[order[0]])
         margin = best - float(cosines[order[1]]) if len(order) > 1 else best

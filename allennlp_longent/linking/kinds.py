@@ -221,9 +221,15 @@ def label_excludes(label: str, entity: "Entity") -> bool:
     """A span with ``label`` does not name ``entity``: its kind clashes (:func:`clashes`), or it
     is of a kind of ``DEFINED_KINDS`` that :func:`definition_order` puts after the others for
     ``label`` ("the king" labelled PERSON is no ballad)."""
-    return clashes(label, kind(entity)) or (label in NEITHER_LABELS or label in DEFINED_KINDS) \
-        and any(label != kind_label and defines(entity, nouns)
-                for kind_label, nouns in DEFINED_KINDS.items())
+    return clashes(label, kind(entity)) or any(
+        _defined_clash(label, kind_label) and defines(entity, nouns)
+        for kind_label, nouns in DEFINED_KINDS.items())
+
+
+def _defined_clash(label: str, kind_label: str) -> bool:
+    """A span with ``label`` names no entity of the defined kind ``kind_label``: it has another
+    kind's label, or one of ``NEITHER_LABELS`` (:func:`definition_order`)."""
+    return label != kind_label and (label in NEITHER_LABELS or label in DEFINED_KINDS)
 
 
 def naming_titles(label: Optional[str],
@@ -391,7 +397,7 @@ def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], 
         mark = kind_label.lower()
         if label == kind_label:
             ranked = _regroup(ranked, k, flags, mark, first=True)
-        elif label in NEITHER_LABELS or label in DEFINED_KINDS:
+        elif _defined_clash(label, kind_label):
             ranked = _regroup(ranked, k, flags, f"{mark}_clash")
     return ranked
 

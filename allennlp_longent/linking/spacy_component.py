@@ -222,8 +222,10 @@ class LongentLinker:
         self._kb: Optional[KnowledgeBase] = None
         self._model: Optional[CascadeLinker] = None
         self._cascade: Optional[Cascade] = None
-        self._descriptor_index: Optional[Tuple[KnowledgeBase, int, DescriptorIndex]] = None
-        self._clashing_ids: Dict[Tuple[str, int, int], FrozenSet[str]] = {}
+        # the knowledge base and its size when the index was built, the index, and per label the
+        # ids a span with that label cannot name (both derived from that knowledge base)
+        self._descriptor_index: Optional[
+            Tuple[KnowledgeBase, int, DescriptorIndex, Dict[str, FrozenSet[str]]]] = None
         self._warned_empty_kb = False
 
     # ------------------------------------------------------------------ resources
@@ -319,7 +321,7 @@ class LongentLinker:
             warnings.warn(message, UserWarning, stacklevel=3)
             self._warned_empty_kb = True
         from allennlp_longent.linking.candidates.generator import MentionQuery
-        from allennlp_longent.linking.descriptors import descriptor_order
+        from allennlp_longent.linking.descriptors import descriptor, descriptor_order
 
         cascade = self.cascade()
         queries = []
@@ -336,7 +338,9 @@ class LongentLinker:
             ranked = self._agree([span for _, span in mentions], ranked, k)
         if self.descriptors and cascade.evidence is not None:
             index = self.descriptor_index(cascade)
-            ranked = [descriptor_order(span.text, candidates, index, k, self._clashing(span.label_))
+            ranked = [descriptor_order(span.text, candidates, index, k,
+                                       self._clashing(span.label_) if descriptor(span.text)
+                                       else frozenset())
                       for (_, span), candidates in zip(mentions, ranked)]
         links: Dict[Span, str] = {}
         for (_, span), candidates in zip(mentions, ranked):
@@ -374,23 +378,21 @@ class LongentLinker:
                 or self._descriptor_index[1] != len(kb):
             encoder = cascade.evidence.encoder
             self._descriptor_index = (kb, len(kb), DescriptorIndex(
-                list(kb.entities), lambda texts: encoder.texts(texts)))
+                list(kb.entities), lambda texts: encoder.texts(texts)), {})
         return self._descriptor_index[2]
 
     def _clashing(self, label: str) -> FrozenSet[str]:
-        """The ids of the entities a span with ``label`` cannot name
-        (:func:`~allennlp_longent.linking.kinds.label_excludes`), none without
-        ``label_agreement``."""
+        """The ids of the entities of the descriptor index's knowledge base that a span with
+        ``label`` cannot name (:func:`~allennlp_longent.linking.kinds.label_excludes`), kept with
+        the index; none without ``label_agreement``."""
         if not self.label_agreement:
             return frozenset()
         from allennlp_longent.linking.kinds import label_excludes
 
-        kb = self.kb
-        key = (label, id(kb), len(kb))
-        if key not in self._clashing_ids:
-            self._clashing_ids[key] = frozenset(e.id for e in kb.entities
-                                                if label_excludes(label, e))
-        return self._clashing_ids[key]
+        kb, _, _, by_label = self._descriptor_index
+        if label not in by_label:
+            by_label[label] = frozenset(e.id for e in kb.entities if label_excludes(label, e))
+        return by_label[label]
 
     @staticmethod
     def _reach(span: Span, found: List[tuple], k: int) -> List[tuple]:
