@@ -7,7 +7,7 @@ candidates, then archived by AllenNLP's trainer like any real run.
 
 import re
 from pathlib import Path
-from typing import Dict, Iterable, List, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from conftest import FIXTURES, SHARED_DATA, write_tiny_bert
 
@@ -41,8 +41,9 @@ def _vocabulary_texts() -> List[str]:
     return [PARAGRAPH] + [path.read_text(encoding="utf-8") for path in paths]
 
 
-def build_tiny_linker(root: Path) -> Tuple[Path, Path]:
-    """``(model archive, knowledge-base directory)`` under ``root``; built once per ``root``."""
+def build_tiny_linker(root: Path, trainer: Optional[dict] = None) -> Tuple[Path, Path]:
+    """``(model archive, knowledge-base directory)`` under ``root``; built once per ``root``.
+    ``trainer``: keys that replace the CPU trainer's (e.g. a CUDA device and ``use_amp``)."""
     if root in _BUILT:
         return _BUILT[root]
     from allennlp.commands.train import train_model
@@ -87,7 +88,8 @@ def build_tiny_linker(root: Path) -> Tuple[Path, Path]:
             "candidate_chunk_size": 8,
         },
         "data_loader": {"batch_size": 3, "shuffle": False},
-        "trainer": {"num_epochs": 3, "optimizer": {"type": "adam", "lr": 0.01}, "cuda_device": -1},
+        "trainer": {"num_epochs": 3, "optimizer": {"type": "adam", "lr": 0.01}, "cuda_device": -1,
+                    **(trainer or {})},
         "include_in_archive": ["transformers"],
     }
     train_model(Params(config), root / "run")

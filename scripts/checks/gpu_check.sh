@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The checks that need a CUDA device, in one short run: the versions, the CUDA tests (Long-LUKE's
+# attention on the path `attention_backend: auto` takes there, and the cross-encoder trained with
+# use_amp), then one BERT-base layer of Long-LUKE against dense LUKE and Hugging Face's
+# LongformerLayer at 4k and 16k words. Logs, the benchmark's JSON and its plots go to OUT_DIR.
+#
+# Usage: bash scripts/checks/gpu_check.sh OUT_DIR [PYTHON]   (from the repository root, with the
+# package's dependencies importable by PYTHON, default python3)
+set -u
+out=${1:?usage: gpu_check.sh OUT_DIR [PYTHON]}
+python=${2:-python3}
+mkdir -p "$out"
+export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out/env.txt"
+"$python" - <<'EOF' 2>&1 | tee -a "$out/env.txt"
+import sys
+import torch, transformers, allennlp.version
+print(f"python {sys.version.split()[0]}, torch {torch.__version__} (CUDA {torch.version.cuda}), "
+      f"transformers {transformers.__version__}, allennlp {allennlp.version.VERSION}, "
+      f"device {torch.cuda.get_device_name()}")
+EOF
+
+status=0
+timeout 200 "$python" -m pytest -q -s -p no:cacheprovider tests/modules/test_cuda_attention.py \
+    tests/linking/test_cuda_training.py 2>&1 | tee "$out/pytest.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+
+timeout 300 "$python" scripts/benchmarks/benchmark_long_luke.py --device cuda --repeats 5 \
+    --lengths 4096 16384 --json "$out/layer_cuda.json" --plot-dir "$out" 2>&1 \
+    | tee "$out/benchmark.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+exit $status
