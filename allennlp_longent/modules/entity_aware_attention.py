@@ -81,8 +81,9 @@ class EntityAwareSelfAttention(nn.Module):
     state dict unchanged. ``attention_window`` is Longformer's: the full (two-sided) window width,
     an even number; each word sees ``attention_window // 2`` words on each side.
     ``attention_backend``: ``blocked`` (the reference), ``flex`` (one fused block-sparse call) or
-    ``auto`` (flex where torch fuses its forward and backward, i.e. CUDA), resolved per call from
-    the input's device; see :func:`~allennlp_longent.modules.flex_entity_attention.resolve_backend`.
+    ``auto`` (flex on CUDA where its kernel runs on tensor cores: autocast or TF32), resolved per
+    call from the input's device and dtype; see
+    :func:`~allennlp_longent.modules.flex_entity_attention.resolve_backend`.
     """
 
     def __init__(
@@ -187,7 +188,8 @@ class EntityAwareSelfAttention(nn.Module):
         """The attention core on :meth:`project`'s outputs: per-head ``(B, K, N, d)`` words and
         ``(B, K, M, d)`` entities (None without entities), with the resolved backend."""
         backend = resolve_backend(self.attention_backend, word_queries.device,
-                                  dropout=self.training and self.dropout.p > 0)
+                                  dropout=self.training and self.dropout.p > 0,
+                                  dtype=word_queries.dtype)
         arguments = (word_queries, word_keys, word_values, word_mask,
                      self.attention_window // 2, 1.0 / math.sqrt(self.head_size))
         if backend == "flex":

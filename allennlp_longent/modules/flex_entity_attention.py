@@ -78,14 +78,24 @@ def _log_once(level: int, message: str) -> None:
     logger.log(level, message)
 
 
-def resolve_backend(requested: str, device: torch.device, dropout: bool) -> str:
-    """``"blocked"`` or ``"flex"`` for ``requested`` on ``device``. ``auto`` picks flex where torch
-    has a fused flex forward and backward (CUDA) and blocked elsewhere (on CPU flex compiles for
-    inference only and recompiles per dtype). Every fallback from a requested flex is logged once.
-    ``dropout``: attention-probability dropout is active, which flex cannot express."""
+def resolve_backend(requested: str, device: torch.device, dropout: bool,
+                    dtype: torch.dtype = torch.float32) -> str:
+    """``"blocked"`` or ``"flex"`` for ``requested`` on ``device`` with queries of ``dtype``.
+    ``auto`` picks flex on CUDA where its kernel runs on tensor cores: bf16 or fp16 queries
+    (autocast), or fp32 with TF32 matmuls allowed. In exact fp32 (PyTorch's default, TF32 off)
+    Triton's fp32 dot runs without tensor cores, and on an H100 the flex core took 30 to 35 times
+    the blocked one's time (docs/benchmarks.md, "On a GPU"), so ``auto`` stays blocked there, as on
+    CPU (where flex compiles for inference only and recompiles per dtype). Every fallback from a
+    requested flex is logged once. ``dropout``: attention-probability dropout is active, which
+    flex cannot express."""
     if requested not in BACKENDS:
         raise ValueError(f"attention_backend must be one of {BACKENDS}, got {requested!r}")
     if requested == "blocked" or (requested == "auto" and device.type != "cuda"):
+        return "blocked"
+    if requested == "auto" and dtype == torch.float32 and not torch.backends.cuda.matmul.allow_tf32:
+        _log_once(logging.INFO, "attention_backend 'auto': exact fp32 on CUDA runs the blocked "
+                  "backend (flex's fp32 kernel has no tensor cores); train under autocast or "
+                  "allow TF32 to get flex")
         return "blocked"
     supported, reason = flex_support(device.type)
     if not supported:

@@ -98,23 +98,27 @@ def clock(device) -> float:
     return time.process_time() if device.type == "cpu" else time.perf_counter()
 
 
-def build(kind: str, backend: str, words: int, mode: str, device):
-    """A closure running one pass of the configuration."""
+def build(kind: str, backend: str, words: int, mode: str, device, autocast: str = "none"):
+    """A closure running one pass of the configuration; ``autocast`` ``bf16``: the pass runs under
+    bf16 autocast (the core and the reference matmuls get bf16 inputs)."""
     import torch
 
     torch.manual_seed(0)
     train = mode == "train"
+    low = autocast == "bf16"
     if kind == "matmul":
-        return build_matmul(words, device)
+        return build_matmul(words, device, torch.bfloat16 if low else torch.float32)
     if kind == "core":
-        call, parameters = build_core(backend, words, train, device)
+        call, parameters = build_core(backend, words, train, device,
+                                      torch.bfloat16 if low else torch.float32)
     elif backend == "longformer":
         call, parameters = build_longformer(words, train, device)
     else:
         call, parameters = build_luke(backend, words, train, device)
 
     def run():
-        with torch.set_grad_enabled(train):
+        with torch.set_grad_enabled(train), torch.autocast(device.type, torch.bfloat16,
+                                                           enabled=low):
             outputs = call()
             if train:
                 sum(o.sum() for o in outputs).backward()
@@ -125,12 +129,13 @@ def build(kind: str, backend: str, words: int, mode: str, device):
     return run
 
 
-def build_matmul(words: int, device):
+def build_matmul(words: int, device, dtype):
     import torch
 
     shapes = {"layer": ((words + ENTITIES, HIDDEN), (HIDDEN, FFN)),
               "core": ((HEADS, words, HIDDEN // HEADS), (HEADS, HIDDEN // HEADS, WINDOW))}
-    operands = {k: [torch.randn(*s, device=device) for s in v] for k, v in shapes.items()}
+    operands = {k: [torch.randn(*s, device=device, dtype=dtype) for s in v]
+                for k, v in shapes.items()}
 
     def run():
         rates = {}
@@ -144,7 +149,7 @@ def build_matmul(words: int, device):
     return run
 
 
-def build_core(backend: str, words: int, train: bool, device):
+def build_core(backend: str, words: int, train: bool, device, dtype):
     import torch
 
     from allennlp_longent.modules.entity_aware_attention import blocked_entity_attention
@@ -154,7 +159,7 @@ def build_core(backend: str, words: int, train: bool, device):
     )
 
     head = HIDDEN // HEADS
-    inputs = [torch.randn(1, HEADS, n, head, device=device, requires_grad=train)
+    inputs = [torch.randn(1, HEADS, n, head, device=device, dtype=dtype, requires_grad=train)
               for n in (words, words, words, words, ENTITIES, ENTITIES, ENTITIES, ENTITIES)]
     word_mask = torch.ones(1, words, dtype=torch.bool, device=device)
     entity_mask = torch.ones(1, ENTITIES, dtype=torch.bool, device=device)
@@ -235,7 +240,7 @@ def worker(args) -> None:
 
     device = torch.device(args.device)
     torch.set_num_threads(args.threads)
-    run = build(args.kind, args.backend, args.length, args.mode, device)
+    run = build(args.kind, args.backend, args.length, args.mode, device, args.autocast)
     run()  # warm-up: flex compiles here
     for line in sys.stdin:
         if line.strip() != "run":
@@ -266,7 +271,7 @@ class Worker:
     def __init__(self, args, kind: str, backend: str, mode: str, length: int) -> None:
         command = [sys.executable, __file__, "--worker", "--kind", kind, "--backend", backend,
                    "--mode", mode, "--length", str(length), "--threads", str(args.threads),
-                   "--device", args.device]
+                   "--device", args.device, "--autocast", args.autocast]
         # Passive OpenMP waiting: spinning threads would add CPU time without doing work.
         env = dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMP_NUM_THREADS=str(args.threads))
         self.name = f"{kind} {backend} {mode} at {length} words"
@@ -347,6 +352,13 @@ def report(results: dict) -> None:
         print(f"  {length:>6} {mode:<8}{backend:<14} {peer['cpu'] / r['cpu']:5.2f}x faster, "
               f"{r['rss_mib'] / peer['rss_mib']:.2f} of its peak RSS "
               f"({r['extra_mib'] / peer['extra_mib']:.2f} of its extra RSS)")
+    if any("cuda_mib" in r for r in results.values()):
+        print("\npeak CUDA memory of the pass, MiB (torch.cuda.max_memory_allocated):")
+        for (kind, backend, mode, length), r in sorted(results.items(), key=lambda i: i[0][3]):
+            peer = results.get(("layer", "longformer", mode, length))
+            if kind == "layer" and peer:
+                print(f"  {length:>6} {mode:<8}{backend:<14} {r['cuda_mib']:8.0f} "
+                      f"({r['cuda_mib'] / peer['cuda_mib']:.2f} of Longformer's)")
     print("\nresident before the pass, MiB (anonymous + file-backed, largest of the rounds):")
     for (kind, backend, mode, length), r in sorted(results.items(), key=lambda i: i[0][3]):
         if kind == "layer" and "before_anon_mib" in r:  # absent from runs before 2026-11-24
@@ -407,6 +419,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--autocast", default="none", choices=["none", "bf16"],
+                        help="bf16: every pass under bf16 autocast (how one trains on a GPU)")
     parser.add_argument("--repeats", type=int, default=3, help="timed passes per configuration")
     parser.add_argument("--lengths", type=int, nargs="+", default=LENGTHS,
                         help="words per configuration (multiples of 512, for Longformer)")
@@ -448,7 +462,7 @@ def main(argv=None) -> None:
                     else f"CPU {os.cpu_count()} cores")
     print(f"One layer: hidden {HIDDEN}, {HEADS} heads, FFN {FFN}, window {WINDOW}, {ENTITIES} "
           f"entities (Longformer: global tokens); {args.machine}, {args.threads} thread(s), "
-          f"{args.repeats} interleaved rounds", flush=True)
+          f"{args.repeats} interleaved rounds, autocast {args.autocast}", flush=True)
     print(f"  {'kind':<6}{'backend':<14}{'cpu s [min-max]':>19}{'wall s':>8}{'RSS MiB':>9}"
           f"{'extra':>9}{'GFLOP/s':>8}{'ratio':>7}")
     results = {}

@@ -82,11 +82,13 @@ def largest_gaps(reference, ours, mask):
     return float(forward), float(backward)
 
 
-def test_auto_resolves_to_compiled_flex_on_cuda():
+def test_flex_compiles_on_cuda_and_auto_takes_it_on_tensor_cores():
     supported, reason = flex_entity_attention.flex_support("cuda")
     assert supported, f"flex_attention does not compile on this GPU: {reason}"
-    assert flex_entity_attention.resolve_backend("auto", CUDA, dropout=False) == "flex"
-    assert flex_entity_attention.resolve_backend("auto", CUDA, dropout=True) == "blocked"
+    resolve = flex_entity_attention.resolve_backend
+    assert resolve("auto", CUDA, dropout=False, dtype=torch.float32) == "blocked"  # TF32 off
+    assert resolve("auto", CUDA, dropout=False, dtype=torch.bfloat16) == "flex"
+    assert resolve("auto", CUDA, dropout=True, dtype=torch.bfloat16) == "blocked"
 
 
 @pytest.mark.parametrize("window", [16, 128, 2048])
@@ -116,13 +118,19 @@ def test_bf16_autocast_on_cuda_close_to_fp32():
         assert (exact - grad).abs().max() <= BF16_TOLERANCE * exact.abs().max().clamp(min=1.0)
 
 
-def test_full_window_embedder_on_cuda_equals_luke_model(tiny_luke_dir, monkeypatch):  # noqa: F811
-    """``auto`` (flex on CUDA) through the whole embedder against the dense reference."""
+def count_flex_calls(monkeypatch) -> list:
     calls = []
     flex = entity_aware_attention.flex_entity_attention
     monkeypatch.setattr(entity_aware_attention, "flex_entity_attention",
                         lambda *args, **kwargs: calls.append(1) or flex(*args, **kwargs))
-    embedder = LongLukeEmbedder(str(tiny_luke_dir), attention_window=64).to(CUDA).eval()
+    return calls
+
+
+def test_full_window_flex_embedder_on_cuda_equals_luke_model(tiny_luke_dir,  # noqa: F811
+                                                              monkeypatch):
+    calls = count_flex_calls(monkeypatch)
+    embedder = LongLukeEmbedder(str(tiny_luke_dir), attention_window=64,
+                                attention_backend="flex").to(CUDA).eval()
     model = LukeModel.from_pretrained(tiny_luke_dir).to(CUDA).eval()
     batch = {key: value.to(CUDA) for key, value in make_batch().items()}
     with torch.no_grad():
@@ -137,3 +145,15 @@ def test_full_window_embedder_on_cuda_equals_luke_model(tiny_luke_dir, monkeypat
     words, entities = batch["mask"].bool(), batch["entity_mask"].bool()
     assert (ours[0] - theirs.last_hidden_state)[words].abs().max() <= FP32_FORWARD
     assert (ours[1] - theirs.entity_last_hidden_state)[entities].abs().max() <= FP32_FORWARD
+
+
+def test_auto_embedder_takes_flex_under_autocast_only(tiny_luke_dir, monkeypatch):  # noqa: F811
+    calls = count_flex_calls(monkeypatch)
+    embedder = LongLukeEmbedder(str(tiny_luke_dir), attention_window=8).to(CUDA).eval()
+    batch = {key: value.to(CUDA) for key, value in make_batch().items()}
+    with torch.no_grad():
+        embedder(**batch)
+        assert calls == []  # exact fp32: blocked
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            embedder(**batch)
+    assert len(calls) == len(embedder.encoder.luke.encoder.layer)

@@ -120,6 +120,26 @@ def test_backend_choice_and_logged_fallbacks(monkeypatch, caplog):
     assert torch.equal(fallback[0], blocked[0])
 
 
+@pytest.mark.parametrize("dtype, tf32, expected", [
+    (torch.float32, False, "blocked"),  # Triton's exact fp32 dot: 30x the blocked core on an H100
+    (torch.float32, True, "flex"),
+    (torch.bfloat16, False, "flex"),
+    (torch.float16, False, "flex"),
+])
+def test_auto_on_cuda_takes_flex_only_on_tensor_cores(monkeypatch, dtype, tf32, expected):
+    monkeypatch.setattr(flex_entity_attention, "flex_support", lambda device: (True, ""))
+    cuda = torch.device("cuda")  # a device object only: nothing runs on it
+    resolve = flex_entity_attention.resolve_backend
+    previous = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = tf32  # set_float32_matmul_precision("high") sets it
+    try:
+        assert resolve("auto", cuda, dropout=False, dtype=dtype) == expected
+        assert resolve("flex", cuda, dropout=False, dtype=dtype) == "flex"  # asked for: kept
+        assert resolve("auto", cuda, dropout=True, dtype=dtype) == "blocked"
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = previous
+
+
 def test_embedder_config_sets_backend_and_dropout(tiny_luke_dir):  # noqa: F811
     embedder = TokenEmbedder.from_params(Params({
         "type": "long_luke", "model_name": str(tiny_luke_dir), "attention_window": 8,
