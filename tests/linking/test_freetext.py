@@ -13,6 +13,7 @@ from allennlp_longent.linking.evaluation import LinkCounts, wilson
 from allennlp_longent.linking.freetext import PARAGRAPHS_FILE, gold_docs, read_paragraphs, read_set
 
 SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11",
+        "dev12",
         "test", "test2", "test3", "test4")
 SCRIPT = REPO_ROOT / "scripts" / "demo_data" / "freetext_from_markup.py"
 
