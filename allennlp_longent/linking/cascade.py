@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from allennlp_longent.linking.candidates.bm25 import bare_title
+from allennlp_longent.linking.candidates.bm25 import bare_title, fold
 from allennlp_longent.linking.candidates.generator import MentionQuery, Query, as_mention_query
 from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
@@ -121,10 +121,10 @@ class Scored:
 
 
 def exact_title(mention: str, entities: Sequence[Entity]) -> bool:
-    """Whether ``mention`` is the bare title (case and a bracketed qualifier ignored) of exactly
-    one of ``entities``."""
-    bare = bare_title(mention)
-    return sum(bare_title(e.title) == bare for e in entities) == 1
+    """Whether ``mention`` is the bare title (case, accents and a bracketed qualifier ignored) of
+    exactly one of ``entities``."""
+    bare = fold(bare_title(mention))
+    return sum(fold(bare_title(e.title)) == bare for e in entities) == 1
 
 
 def unwritten_everywhere(unwritten: Optional[Sequence[Sequence[str]]]) -> bool:

@@ -66,7 +66,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
-from allennlp_longent.linking.candidates.bm25 import bare_title
+from allennlp_longent.linking.candidates.bm25 import bare_title, fold
 from allennlp_longent.linking.definitions import (
     PERSON,
     SENTENCE_END,
@@ -133,8 +133,9 @@ _WORD = re.compile(r"[a-z]+")
 
 
 def _words(text: str) -> Tuple[str, ...]:
-    """Lower-case words, articles left out: "the Oast" and "Oast" are the same name."""
-    return tuple(w for w in _WORD.findall(text.lower()) if w not in ARTICLES)
+    """Folded words (lower case, no accents), articles left out: "the Oast" and "Oast" are the
+    same name, and so are "Sao Tarcisio" and "São Tarcísio"."""
+    return tuple(w for w in _WORD.findall(fold(text)) if w not in ARTICLES)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -12,6 +12,8 @@ one of its forms w
 - shares with it a prefix of at least max(4, |t| - 1) letters: an inflection or derivation
   ("Corranders" where the page writes "Corrander", "Hungary" beside "Hungarian", "Alex" for
   "Alexander");
+- is t plus at most two letters, or t is w plus at most two, the shorter of at least five letters:
+  a suffix such as a definite article ("Galdetinden" where the page writes "Galdetind");
 - is one edit from t when |t| >= 5: a spelling variant ("Seyhun" and "Seyhoun");
 - or, when t is written abbreviated (a trailing full stop, "Pt.", or two letters, "Ft"), starts
   with t's first letter and holds its letters in order ("port", "fort").
@@ -33,7 +35,6 @@ Street; a first "St" stays a saint), for the spaCy component's query and ``kinds
 """
 
 import re
-import unicodedata
 from functools import lru_cache
 from typing import (
     TYPE_CHECKING,
@@ -47,7 +48,7 @@ from typing import (
     Tuple,
 )
 
-from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens
+from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, fold, variant
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
@@ -68,15 +69,9 @@ _RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|for|de|von|van|la)\s+)*[A
 _DOTTED = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
 
-def fold(text: str) -> str:
-    """Lower case, accents removed ("İmparator" is "imparator")."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
-
-
 def name_tokens(text: str) -> List[str]:
-    """:func:`~allennlp_longent.linking.candidates.bm25.bm25_tokens` of the folded text."""
-    return bm25_tokens(fold(text))
+    """:func:`~allennlp_longent.linking.candidates.bm25.bm25_tokens` (which folds accents)."""
+    return bm25_tokens(text)
 
 
 # the particles of names in other languages, which acronyms leave out ("Universidade Federal de
@@ -103,15 +98,6 @@ def page_forms(entity: "Entity") -> FrozenSet[str]:
     return frozenset(name_tokens(text)) | runs | dotted | initials(bare_title(entity.title))
 
 
-def _one_edit(a: str, b: str) -> bool:
-    if abs(len(a) - len(b)) > 1:
-        return False
-    i = 0
-    while i < min(len(a), len(b)) and a[i] == b[i]:
-        i += 1
-    return a[i + 1:] == b[i + 1:] or a[i:] == b[i + 1:] or a[i + 1:] == b[i:]
-
-
 def _in_order(short: str, word: str) -> bool:
     letters = iter(word)
     return word[:1] == short[:1] and all(c in letters for c in short)
@@ -121,15 +107,8 @@ def written(token: str, forms: AbstractSet[str], abbreviated: bool = False) -> b
     """Whether ``forms`` write the name word ``token`` (the clauses of the module docstring)."""
     if token in forms:
         return True
-    prefix = max(4, len(token) - 1)
-    for form in forms:
-        if len(form) >= prefix and form[:prefix] == token[:prefix]:
-            return True
-        if len(token) >= 5 and _one_edit(token, form):
-            return True
-        if abbreviated and _in_order(token, form):
-            return True
-    return False
+    return any(variant(token, form) or (abbreviated and _in_order(token, form))
+               for form in forms)
 
 
 def name_words(mention: str) -> Iterable[Tuple[str, bool]]:

@@ -7,6 +7,7 @@ from conftest import FIXTURES, shared_data
 
 from allennlp_longent.commands.cli import main
 from allennlp_longent.linking.candidates import CandidateGenerator
+from allennlp_longent.linking.candidates.bm25 import bm25_tokens, variant
 from allennlp_longent.linking.candidates.zeshel import ZeshelCandidates, mention_query
 
 ZESHEL_FIXTURE = FIXTURES / "kb" / "zeshel"
@@ -165,3 +166,57 @@ def test_titles_survive_save_and_load(tmp_path):
     assert loaded.retrieve(["Edda Ambrell"], 3) == generator.retrieve(["Edda Ambrell"], 3)
     with pytest.raises(ValueError, match="title_weight"):
         CandidateGenerator.by_name("bm25")(title_weight=-1)
+
+
+def test_accents_fold_in_the_index_and_the_query():
+    generator = _generator(["fjord", "isle", "town"],
+                           ["Čáhppesjávri is a lake", "Heimøy is an island", "a town by the lake"])
+    assert [c.document_id for c in generator.retrieve(["Cahppesjavri"], k=5)[0]] == ["fjord"]
+    assert [c.document_id for c in generator.retrieve(["Heimoy"], k=5)[0]] == ["isle"]
+    assert bm25_tokens("Æsir Straße Łódź") == ["aesir", "strasse", "lodz"]
+
+
+@pytest.mark.parametrize("token, word, expected", [
+    ("galdetinden", "galdetind", True),  # the page's word plus a two-letter suffix
+    ("ancells", "ancell", True),
+    ("lavvan", "lavvann", True),  # one edit, five letters or more
+    ("corranders", "corrander", True),
+    ("galdetindene", "galdetind", False),  # three letters more
+    ("fjord", "fjords", True),
+    ("bay", "bays", False),  # the shorter word needs five letters
+    ("seyhun", "seyhoun", True),
+    ("harbour", "harvest", False),
+])
+def test_variant(token, word, expected):
+    assert variant(token, word) is expected
+
+
+def test_an_unknown_query_word_takes_the_indexed_words_it_is_a_variant_of():
+    texts = ["Galdetind is a peak above Galde", "Galde is a village", "Sølvfjorden is a fjord"]
+    generator = _generator(["peak", "village", "fjord"], texts)
+    assert generator.retrieve(["Galdetinden"], k=5)[0][0].document_id == "peak"
+    assert generator.retrieve(["Sølvfjord"], k=5)[0][0].document_id == "fjord"
+    # a word some page writes is never expanded: "galde" does not bring in "galdetind"
+    assert [c.document_id for c in generator.retrieve(["Galde"], k=5)[0]] == ["village", "peak"]
+    plain = CandidateGenerator.by_name("bm25")(expand_unknown=False)
+    plain.index(["peak", "village", "fjord"], texts)
+    assert plain.retrieve(["Galdetinden"], k=5) == [[]]
+
+
+def test_an_index_saved_before_folding_keeps_its_tokens(tmp_path):
+    assert json.loads(_saved(tmp_path / "new", fold_accents=True))["folded"] is True
+    # as an index written before accents were folded: unfolded tokens, no "folded", old config
+    ids = json.loads(_saved(tmp_path / "old", fold_accents=False))
+    ids.pop("folded")
+    (tmp_path / "old" / "document_ids.json").write_text(json.dumps(ids))
+    (tmp_path / "old" / "generator.json").write_text(json.dumps({"type": "bm25"}))
+    old = CandidateGenerator.load(tmp_path / "old")
+    assert old.fold_accents is False and old.tokens("Heimøy") == ["heimøy"]
+    assert [c.document_id for c in old.retrieve(["Heimøy"], k=5)[0]] == ["isle"]
+
+
+def _saved(directory, fold_accents: bool) -> str:
+    generator = CandidateGenerator.by_name("bm25")(fold_accents=fold_accents)
+    generator.index(["isle"], ["Heimøy is an island"])
+    generator.save(directory)
+    return (directory / "document_ids.json").read_text()

@@ -2,6 +2,7 @@
 
 import spacy
 
+from allennlp_longent.linking.cascade import exact_title
 from allennlp_longent.linking.kinds import (
     PERSON,
     THING,
@@ -11,6 +12,7 @@ from allennlp_longent.linking.kinds import (
     defines,
     definition_order,
     is_event,
+    is_title,
     kind,
     named_with_article,
     place_order,
@@ -411,3 +413,12 @@ def test_label_excludes_a_clashing_kind_or_another_defined_kind():
     assert label_excludes("GPE", king) and not label_excludes("PERSON", king)
     assert label_excludes("LOC", festival) and not label_excludes("EVENT", festival)
     assert not label_excludes("ORG", festival)  # NER calls festivals ORG: no clash
+
+
+def test_a_title_is_the_mention_accents_aside():
+    titles = {"a": "São Tarcísio", "b": "Aeroporto Internacional de São Tarcísio"}
+    ranked = [{"id": "b"}, {"id": "a"}]
+    assert is_title("Sao Tarcisio", ranked, titles.get, 2) == [False, True]
+    assert exact_title("the Heimoy", [Entity("x", "Heimøy", ""), Entity("y", "MF Heimøy", "")]) \
+        is False  # articles count for the cascade's exact title, not for is_title
+    assert exact_title("Heimoy", [Entity("x", "Heimøy", ""), Entity("y", "MF Heimøy", "")])

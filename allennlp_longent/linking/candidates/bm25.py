@@ -13,13 +13,22 @@ field), and ``tier`` 2 when the title equals the mention (case and spaces aside)
 after dropping a bracketed qualifier ("Edda Ambrell (ship)"), else 0. The first two terms lie in
 [0, (1 + w) · top], so a higher tier always ranks first: an exact title is never below an entity
 that merely shares a word with it. ``w = 0`` with no tier is plain BM25 (``title_weight=0``).
+
+Names are written in more than one way, so the index and the queries fold accents
+(``fold_accents``: "Čáhppesjávri" and "Cahppesjavri", "Heimøy" and "Heimoy" are one token), and
+a query word that no page writes (``expand_unknown``) is replaced by the indexed words it is a
+variant of (:func:`variant`): an inflection ("Galdetinden" for the page's "Galdetind", "Ancells"
+for "Ancell's") or a one-letter spelling difference ("Lavvan", "Lavvann"). A word some page writes
+is never expanded, so exact matches rank as before.
 """
 
 import json
 import logging
 import re
+import unicodedata
+from collections import defaultdict
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import bm25s
 import numpy as np
@@ -40,9 +49,53 @@ _STOPWORDS = frozenset(STOPWORDS_EN)
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets DEBUG on import
 
 
+# letters that Unicode does not decompose into a base letter and an accent
+_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "đ": "d", "ð": "d",
+                          "þ": "th", "ł": "l", "ı": "i", "ŋ": "n", "ħ": "h"})
+VARIANT_PREFIX = 4  # a variant shares its first letters with the word: the index's buckets
+
+
+def fold(text: str) -> str:
+    """Lower case, accents removed ("İmparator" is "imparator", "Heimøy" is "heimoy")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return plain.lower().translate(_LETTERS)
+
+
 def bm25_tokens(text: str) -> List[str]:
-    """Lower-cased word characters runs, English stop words removed."""
+    """Runs of word characters of the :func:`fold`-ed text, English stop words removed: the
+    tokens of the index, the queries and every name comparison."""
+    return [token for token in _WORD.findall(fold(text)) if token not in _STOPWORDS]
+
+
+def unfolded_tokens(text: str) -> List[str]:
+    """:func:`bm25_tokens` with accents kept: the tokens of indexes saved before folding."""
     return [token for token in _WORD.findall(text.lower()) if token not in _STOPWORDS]
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    return a[i + 1:] == b[i + 1:] or a[i:] == b[i + 1:] or a[i + 1:] == b[i:]
+
+
+def variant(token: str, word: str) -> bool:
+    """Whether ``word`` is ``token`` written another way: they share a prefix of at least
+    max(4, |token| - 1) letters (an inflection, a derivation); one of them is the other plus at
+    most two letters, the shorter having at least five ("galdetinden", "galdetind"); or, from
+    five letters, one edit apart (a spelling variant)."""
+    if token == word:
+        return True
+    prefix = max(VARIANT_PREFIX, len(token) - 1)
+    if len(word) >= prefix and word[:prefix] == token[:prefix]:
+        return True
+    short, long = sorted((token, word), key=len)
+    if len(short) >= 5 and len(long) - len(short) <= 2 and long.startswith(short):
+        return True
+    return len(token) >= 5 and _one_edit(token, word)
 
 
 def plain_title(text: str) -> str:
@@ -59,13 +112,14 @@ def bare_title(text: str) -> str:
 
 
 def title_tier(mention: str, title: str) -> int:
-    """2: the title is the mention; 1: it is once its bracketed qualifier is dropped; else 0."""
-    mention = plain_title(mention)
+    """2: the title is the mention; 1: it is once its bracketed qualifier is dropped; else 0.
+    Accents aside ("MF Heimoy" is the title "MF Heimøy")."""
+    mention = fold(plain_title(mention))
     if not mention:
         return 0
-    if plain_title(title) == mention:
+    if fold(plain_title(title)) == mention:
         return 2
-    return int(bare_title(title) == mention)
+    return int(fold(bare_title(title)) == mention)
 
 
 def dice(query: Sequence[str], title: Sequence[str]) -> float:
@@ -80,7 +134,7 @@ def name_match(words: Sequence[str], bare: str, title: str) -> Tuple[float, floa
     equals the candidate's (the first stage's ``overlap`` and ``title_match``, the
     cross-encoder's ``name_features``)."""
     title = bare_title(title)
-    return dice(words, bm25_tokens(title)), float(title == bare)
+    return dice(words, bm25_tokens(title)), float(fold(title) == fold(bare))
 
 
 @CandidateGenerator.register("bm25")
@@ -90,18 +144,48 @@ class BM25CandidateGenerator(CandidateGenerator):
     are known when documents are indexed with :meth:`index_documents`; :meth:`index` takes
     plain texts and so ranks by BM25 alone."""
 
-    def __init__(self, k1: float = 1.2, b: float = 0.75, title_weight: float = 1.0) -> None:
+    def __init__(self, k1: float = 1.2, b: float = 0.75, title_weight: float = 1.0,
+                 fold_accents: bool = True, expand_unknown: bool = True) -> None:
         if title_weight < 0:
             raise ValueError(f"title_weight must be >= 0, got {title_weight}")
         self.k1 = k1
         self.b = b
         self.title_weight = title_weight
+        self.fold_accents = fold_accents
+        self.expand_unknown = expand_unknown
         self._document_ids: List[str] = []
         self._titles: List[str] = []
         self._bm25: Optional[bm25s.BM25] = None
+        self._buckets: Optional[Dict[str, List[str]]] = None
 
     def config(self) -> dict:
-        return {"type": "bm25", "k1": self.k1, "b": self.b, "title_weight": self.title_weight}
+        return {"type": "bm25", "k1": self.k1, "b": self.b, "title_weight": self.title_weight,
+                "fold_accents": self.fold_accents, "expand_unknown": self.expand_unknown}
+
+    def tokens(self, text: str) -> List[str]:
+        """The index's tokens of ``text``: :func:`bm25_tokens`, or :func:`unfolded_tokens`
+        without ``fold_accents``."""
+        return bm25_tokens(text) if self.fold_accents else unfolded_tokens(text)
+
+    def _query_tokens(self, query: str) -> List[str]:
+        """The query's tokens; with ``expand_unknown``, a token no page writes gives way to the
+        indexed words it is a :func:`variant` of (none when there is none)."""
+        tokens = self.tokens(query)
+        if not self.expand_unknown:
+            return tokens
+        vocabulary = self._bm25.vocab_dict
+        if self._buckets is None:
+            self._buckets = defaultdict(list)
+            for word in vocabulary:
+                self._buckets[word[:VARIANT_PREFIX]].append(word)
+        expanded = []
+        for token in tokens:
+            if token in vocabulary or len(token) < VARIANT_PREFIX:
+                expanded.append(token)
+            else:
+                expanded += sorted(w for w in self._buckets.get(token[:VARIANT_PREFIX], ())
+                                   if variant(token, w))
+        return expanded
 
     def document_ids(self) -> List[str]:
         return list(self._document_ids)
@@ -112,7 +196,8 @@ class BM25CandidateGenerator(CandidateGenerator):
         self._document_ids = list(document_ids)
         self._titles = []
         self._bm25 = None
-        corpus = [bm25_tokens(text) for text in texts]
+        self._buckets = None
+        corpus = [self.tokens(text) for text in texts]
         if any(corpus):  # bm25s cannot index a collection without a single token
             self._bm25 = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
             self._bm25.index(corpus, show_progress=False)
@@ -131,7 +216,8 @@ class BM25CandidateGenerator(CandidateGenerator):
     def _retrieve_one(self, query: str, k: int) -> List[Candidate]:
         if self._bm25 is None:
             return []
-        token_ids = self._bm25.get_tokens_ids(bm25_tokens(query))
+        query_tokens = self._query_tokens(query)
+        token_ids = self._bm25.get_tokens_ids(query_tokens)
         if not token_ids:
             return []
         scores = self._bm25.get_scores_from_ids(token_ids)
@@ -140,9 +226,8 @@ class BM25CandidateGenerator(CandidateGenerator):
         # the title terms re-order a pool wider than k: exact titles BM25 put below k come up
         pool = _top_k(scores, max(4 * k, 64))
         top = float(scores[pool[0]])
-        query_tokens = bm25_tokens(query)
         titled = np.array([
-            scores[i] + self.title_weight * top * dice(query_tokens, bm25_tokens(self._titles[i]))
+            scores[i] + self.title_weight * top * dice(query_tokens, self.tokens(self._titles[i]))
             + title_tier(query, self._titles[i]) * (1 + self.title_weight) * top
             for i in pool
         ])
@@ -151,7 +236,7 @@ class BM25CandidateGenerator(CandidateGenerator):
 
     def _save_index(self, directory: Path) -> None:
         ids = {"document_ids": self._document_ids, "indexed": self._bm25 is not None,
-               "titles": self._titles}
+               "titles": self._titles, "folded": self.fold_accents}
         (directory / IDS_FILE).write_text(json.dumps(ids) + "\n")
         if self._bm25 is not None:
             self._bm25.save(str(directory), show_progress=False)
@@ -163,7 +248,10 @@ class BM25CandidateGenerator(CandidateGenerator):
         ids = json.loads(ids_path.read_text())
         self._document_ids = ids["document_ids"]
         self._titles = ids.get("titles", [])  # indexes saved before the title field: none
+        # indexes saved before accents were folded keep their tokens, and so their queries'
+        self.fold_accents = ids.get("folded", False)
         self._bm25 = None
+        self._buckets = None
         if ids["indexed"]:
             self._bm25 = bm25s.BM25.load(str(directory), show_progress=False)
             indexed = int(self._bm25.scores["num_docs"])
