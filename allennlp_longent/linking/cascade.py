@@ -47,7 +47,7 @@ import logging
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -197,6 +197,9 @@ class Cascade:
         # mentions at many weights)
         self.memo: Optional[Dict[tuple, object]] = None
         self.evidence = evidence
+        # entities to add to a mention's retrieved ones (the spaCy component's expansions of an
+        # abbreviated name, :func:`allennlp_longent.linking.names.expansion`); None: none
+        self.propose: Optional[Callable[[str], Sequence[Entity]]] = None
         if evidence is not None and self.settings.evidence:
             evidence.settings = EvidenceSettings(**self.settings.evidence)
         elif evidence is None and self.settings.evidence:
@@ -206,19 +209,30 @@ class Cascade:
         """The first stage's candidates (``top_k`` retrieved) and feature rows per query."""
         if self.evidence is None:
             raise ValueError("these cascade settings have no first stage (evidence)")
-        retrieved = self.kb.candidates(queries, self.settings.top_k)
+        retrieved = self.candidates(queries)
         entities = [[e for e, _ in found] for found in retrieved]
         rows = self.evidence.features(
             [as_mention_query(q) for q in queries], entities,
             [np.array([s for _, s in found], dtype=np.float64) for found in retrieved])
         return list(zip(entities, rows))
 
+    def candidates(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float]]]:
+        """The retriever's ``top_k`` ``(entity, score)`` per query, then the entities that
+        ``propose`` adds for its mention and the retriever missed (scored 0)."""
+        retrieved = self.kb.candidates(queries, self.settings.top_k)
+        if self.propose is None:
+            return retrieved
+        for query, found in zip(queries, retrieved):
+            ids = {e.id for e, _ in found}
+            found += [(e, 0.0) for e in self.propose(as_mention_query(query).mention)
+                      if e.id not in ids]
+        return retrieved
+
     def retrieve(self, queries: Sequence[Query]) -> List[List[Tuple[Entity, float, float]]]:
         """``top_k`` candidates per query, re-scored and re-ordered by the first stage if any:
         ``(entity, score, the retriever's own score)``, the score being the first stage's."""
         if self.evidence is None:
-            return [[(e, s, s) for e, s in found]
-                    for found in self.kb.candidates(queries, self.settings.top_k)]
+            return [[(e, s, s) for e, s in found] for found in self.candidates(queries)]
         results = []
         for entities, rows in self.features(queries):
             first = self.evidence.score(rows) if entities else np.zeros(0)

@@ -319,6 +319,22 @@ def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "En
     return _regroup(ranked, k, flags, "alias", first=True)
 
 
+def expansion_order(expanded: Sequence["Entity"], ranked: List[dict], k: int) -> List[dict]:
+    """For an abbreviated mention with exactly one expansion (``expanded``,
+    :func:`allennlp_longent.linking.names.expansion`: "SC Itaquara", Sport Clube Itaquara): that
+    candidate goes first among the first ``k``, marked ``expansion``; unchanged when the mention
+    has none or several, or the expansion is not among them."""
+    if len(expanded) != 1:
+        return ranked
+    head = ranked[:k]
+    flags = [c["id"] == expanded[0].id for c in head]
+    if not any(flags):
+        return ranked
+    if len(head) == 1:
+        return [{**head[0], "expansion": True}] + ranked[1:]
+    return _regroup(ranked, k, flags, "expansion", first=True)
+
+
 DETERMINERS = frozenset("the a an this that these those his her its their our my your".split())
 def common_noun(mention: str) -> Optional[str]:
     """The head noun of a span written without a name ("the fortress", "her well": a determiner

@@ -35,7 +35,7 @@ Street; a first "St" stays a saint), for the spaCy component's query and ``kinds
 """
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import (
     TYPE_CHECKING,
     AbstractSet,
@@ -264,3 +264,163 @@ def name_antecedents(mentions: Sequence[Tuple[str, str]]) -> List[Optional[int]]
              for text, label in mentions]
     return [next((j for j in range(i - 1, -1, -1) if own and own < words[j]), None)
             for i, own in enumerate(words)]
+
+
+# Abbreviated names. A mention written short ("SC Itaquara", "Haverau RC", "UiSk", "R.H.", "TF",
+# "Univ. of Calderwick") is read as pieces: a letter of an acronym ("SC", "R.H.", "R/V", the
+# capitals of "@SCItaquara"), a clipped word (a short capitalised piece of a mixed-case acronym,
+# "Ui" and "Sk" of "UiSk", or a word with a full stop, "Univ.", "St."), or a word written out. It
+# abbreviates a title (:func:`abbreviation_cost`) when its pieces, in order, cover the title's
+# words but its stop words and particles: a word written out is a title word; a clipped word
+# starts a title word and holds its letters in order ("univ", "university"); a letter starts a
+# title word, or continues a title word of five letters or fewer that the letter before it
+# started ("M/F" for MF Heimøy), or starts the second part of a compound ("GW" for Greywater: a
+# letter after the third of the word with three or more letters left). A single word clipped in
+# its middle ("Cstep" for Cinderstep: one or two letters of the word's start and four or more of
+# its end, three or more letters left out) is read so too. Compound parts and clipped middles
+# are guesses, each counted in the cost; the entities whose titles a mention abbreviates at the
+# lowest cost are its expansions, and two or more of them leave it ambiguous (:func:`expansion`).
+# Chosen on the free-text dev sets (round 21): no name list, only the shapes of short forms.
+LETTER, CLIPPED, WORD = "letter", "clipped", "word"
+_SPELLED_LETTERS = re.compile(r"(?:[A-Za-z]\.){2,}|[A-Za-z](?:/[A-Za-z])+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z][a-z]*|[a-z]+|[A-Z]+|\d+")
+_ACRONYM_LETTERS = 5  # an all-capitals word this long or shorter may be an acronym
+_COMPOUND_PART = 3  # a compound's parts: at least this many letters each
+
+
+def abbreviation_pieces(mention: str) -> Optional[Tuple[Tuple[str, str], ...]]:
+    """``(kind, folded text)`` of each piece of the mention (module comment above), or None
+    when nothing in it is written short."""
+    words = [w for w in mention.split() if any(c.isalnum() for c in w)]
+    while words and words[0].lower() in ("the", "a", "an"):
+        words = words[1:]
+    lower = any(c.islower() for c in " ".join(words))
+    pieces: List[Tuple[str, str]] = []
+    for raw in words:
+        word = re.sub(r"['\u2019]s$", "", raw.strip("@#()\"',;:!?"))
+        if _SPELLED_LETTERS.fullmatch(word):
+            pieces += [(LETTER, fold(c)) for c in word if c.isalpha()]
+        elif re.fullmatch(r"[A-Za-z]{2,}\.", word) or re.fullmatch(r"[A-Z]\.", word):
+            pieces.append((CLIPPED if len(word) > 2 else LETTER, fold(word[:-1])))
+        elif word.isalpha() and word.isupper() and len(word) <= _ACRONYM_LETTERS \
+                and len(word) > 1 and (lower or len(words) == 1):
+            pieces += [(LETTER, fold(c)) for c in word]
+        elif word.isalpha() and any(c.isupper() for c in word[1:]) \
+                and any(c.islower() for c in word):
+            for part in _CAMEL.findall(word):
+                if part.isupper():
+                    pieces += [(LETTER, fold(c)) for c in part]
+                elif part[:1].isupper() and len(part) <= 3:
+                    pieces.append((CLIPPED, fold(part)))
+                else:
+                    pieces.append((WORD, fold(part)))
+        else:
+            pieces += [(WORD, t) for t in _FOLDED_WORD.findall(fold(word))]
+    if not any(kind != WORD for kind, _ in pieces):
+        return None
+    return tuple(pieces)
+
+
+_SKIPPABLE = PARTICLES | {"the", "of", "and", "for", "i", "in", "on", "at", "&"}
+
+
+@lru_cache(maxsize=1 << 16)
+def _title_words(title: str) -> Tuple[str, ...]:
+    """A title's folded words, its qualifier and possessive "'s" left out."""
+    return _folded_words(re.sub(r"['\u2019]s\b", "", bare_title(title)))
+
+
+def _skippable(word: str) -> bool:
+    return word in _SKIPPABLE or not bm25_tokens(word)
+
+
+def abbreviation_cost(pieces: Sequence[Tuple[str, str]], title: str) -> Optional[int]:
+    """The fewest guesses (compound parts) with which ``pieces`` (:func:`abbreviation_pieces`)
+    cover ``title``'s words, or None when they do not."""
+    words = _title_words(title)
+
+    @cache
+    def cover(i: int, j: int, at: int) -> Optional[int]:
+        # pieces[i:] against words[j:], ``at`` letters into words[j] (0: not started)
+        nxt = j + 1 if at else j
+        if i == len(pieces):
+            return 0 if all(_skippable(w) for w in words[nxt:]) else None
+        kind, text = pieces[i]
+        costs = []
+        for k in range(nxt, len(words)):  # a new word, after skippable ones
+            word = words[k]
+            if kind == WORD and word == text:
+                costs.append(cover(i + 1, k + 1, 0))
+            elif kind == CLIPPED and _in_order(text, word):
+                costs.append(cover(i + 1, k + 1, 0))
+            elif kind == LETTER and word[:1] == text:
+                costs.append(cover(i + 1, k, 1) if len(word) > 1 else cover(i + 1, k + 1, 0))
+            if not _skippable(word):
+                break
+        if kind == LETTER and at:  # within the word begun
+            word = words[j]
+            if word[at:at + 1] == text and len(word) <= _ACRONYM_LETTERS:  # "MF", "RV"
+                costs.append(_finish(cover, i, j, at + 1, len(word), 0))
+            for p in range(max(at + 1, _COMPOUND_PART), len(word) - _COMPOUND_PART + 1):
+                if word[p] == text:
+                    costs.append(_finish(cover, i, j, p + 1, len(word), 1))
+        found = [c for c in costs if c is not None]
+        return min(found) if found else None
+
+    return cover(0, 0, 0) if words else None
+
+
+def _finish(cover, i: int, j: int, at: int, length: int, guesses: int) -> Optional[int]:
+    """``cover`` after piece ``i`` ended ``at`` letters into word ``j`` (the word done when
+    ``at`` is its length), plus ``guesses``."""
+    rest = cover(i + 1, j + 1, 0) if at >= length else cover(i + 1, j, at)
+    return None if rest is None else rest + guesses
+
+
+def clipped_middle(mention: str, title: str) -> bool:
+    """Whether the one-word mention is the one-word title with its middle left out: one or two
+    letters of its start and four or more of its end ("Cstep" for Cinderstep)."""
+    words, title_words = mention.split(), _title_words(title)
+    if len(words) != 1 or len(title_words) != 1 or not words[0][:1].isupper():
+        return False
+    short, word = fold(words[0]), title_words[0]
+    if not short.isalpha() or len(word) - len(short) < 3:
+        return False
+    return any(word.startswith(short[:n]) and word.endswith(short[n:])
+               for n in (1, 2) if len(short) - n >= 4)
+
+
+def expansion(mention: str, entities: Sequence["Entity"]) -> Tuple[List["Entity"], bool]:
+    """The entities whose titles ``mention`` abbreviates at the lowest cost (module comment
+    above), and whether that reading is a guess (a compound part or a clipped middle); no
+    entity for a mention written out or a title written as it is, nor for a guess whose short
+    words a page writes as they are ("STC" on a page "IATA code STC.", whatever São Tarcísio's
+    letters hold)."""
+    pieces = abbreviation_pieces(mention)
+    best: List[Entity] = []
+    lowest: Optional[int] = None
+    for entity in entities:
+        if pieces is not None:
+            cost = abbreviation_cost(pieces, entity.title)
+        else:
+            cost = 1 if clipped_middle(mention, entity.title) else None
+        if cost is None:
+            continue
+        if lowest is None or cost < lowest:
+            best, lowest = [entity], cost
+        elif cost == lowest:
+            best.append(entity)
+    if lowest and _short_written(mention, entities):
+        return [], True
+    return best, bool(lowest)
+
+
+def _short_written(mention: str, entities: Iterable["Entity"]) -> bool:
+    """Whether a page of ``entities`` writes one of the mention's words that are not written
+    out (:func:`abbreviation_pieces`) as it is."""
+    short = set()
+    for word in mention.split():
+        pieces = abbreviation_pieces(word)
+        if pieces is not None or len(mention.split()) == 1:
+            short.update(_FOLDED_WORD.findall(fold(word)))
+    return any(short & set(_folded_words(f"{e.title}. {e.description}")) for e in entities)

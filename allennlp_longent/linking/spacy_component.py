@@ -22,8 +22,11 @@ with ``article_agreement`` (the default) so do the persons when the span is a na
 "the", and with ``name_agreement`` (the default) a span that is the bare title of exactly one
 candidate puts it first ("Pellow St." read as Pellow Street), a name written with an initial ("L.
 Ambros") puts the candidates whose title writes it first, a title of address ("Mrs Rusk") the
-persons of the other gender last, and a name that is no title the candidates whose page gives it as
-another name ("was called the Hohrain Tramway") (:mod:`allennlp_longent.linking.kinds`); a title
+persons of the other gender last, a name that is no title the candidates whose page gives it as
+another name ("was called the Hohrain Tramway") (:mod:`allennlp_longent.linking.kinds`), and an
+abbreviated name ("SC Itaquara", "UiSk", "TF") whose expansion is the title of exactly one entity of
+the knowledge base (:func:`allennlp_longent.linking.names.expansion`) brings that entity among the
+candidates, first, and links it whatever the NIL option says; a title
 whose bracketed qualifier clashes with the span's label ("Long Reuben (song)" for a person) counts
 as no bare title for these rules. Under ``name_agreement`` the first candidate is linked, whatever
 the NIL option says, when it is the only one of the first ``rerank_k`` whose page writes every name
@@ -52,7 +55,7 @@ from allennlp_longent.paths import check_archive
 if TYPE_CHECKING:  # imported where used: spaCy loads this module for every pipeline
     from allennlp_longent.linking.cascade import Cascade
     from allennlp_longent.linking.descriptors import DescriptorIndex
-    from allennlp_longent.linking.knowledge_base import KnowledgeBase
+    from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
     from allennlp_longent.linking.models.cascade_linker import CascadeLinker
 
 NIL = "NIL"  # allennlp_longent.linking.cascade.NIL, without importing it at spaCy's start-up
@@ -226,6 +229,9 @@ class LongentLinker:
         # ids a span with that label cannot name (both derived from that knowledge base)
         self._descriptor_index: Optional[
             Tuple[KnowledgeBase, int, DescriptorIndex, Dict[str, FrozenSet[str]]]] = None
+        # the knowledge base and its size when expanded, and the expansions per mention
+        self._expanded: Tuple[Optional[KnowledgeBase], int, Dict[str, List[Entity]]] = (
+            None, 0, {})
         self._warned_empty_kb = False
 
     # ------------------------------------------------------------------ resources
@@ -265,7 +271,22 @@ class LongentLinker:
             else:
                 self._cascade = linker.cascade(self.kb, settings.weight > 0, settings,
                                                self.batch_size)
+            if self.name_agreement:
+                self._cascade.propose = self._expansion
         return self._cascade
+
+    def _expansions(self, mention: str) -> List["Entity"]:
+        """The entities of the knowledge base whose titles ``mention`` abbreviates at the lowest
+        cost (:func:`~allennlp_longent.linking.names.expansion`), kept per mention."""
+        from allennlp_longent.linking.names import expansion
+
+        kb = self.kb
+        if self._expanded[0] is not kb or self._expanded[1] != len(kb):
+            self._expanded = (kb, len(kb), {})
+        known = self._expanded[2]
+        if mention not in known:
+            known[mention] = expansion(mention, kb.entities)[0]
+        return known[mention]
 
     def model(self) -> Optional["CascadeLinker"]:
         """The archived ``cascade_linker`` (None without ``model``)."""
@@ -333,6 +354,9 @@ class LongentLinker:
         if self.label_agreement:
             retrieved = [self._reach(span, found, k)
                          for (_, span), found in zip(mentions, retrieved)]
+        if self.name_agreement:
+            retrieved = [self._expanded_reach(query.mention, found, k)
+                         for query, found in zip(queries, retrieved)]
         ranked = [cascade.ranked(scored) for scored in cascade.score(queries, retrieved)]
         if self.label_agreement or self.article_agreement or self.name_agreement:
             ranked = self._agree([span for _, span in mentions], ranked, k)
@@ -363,9 +387,11 @@ class LongentLinker:
 
         described = self.descriptors and bool(candidates) and (
             candidates[0].get("descriptor") is not None or candidates[0].get("kind_noun"))
+        expanded = self.name_agreement and bool(candidates) and candidates[0].get("expansion")
         named = self.name_agreement and written_by_first_only(
             [c.get("unwritten") for c in candidates], k)
-        return candidates[0]["id"] if described or named else cascade.best(candidates)
+        return (candidates[0]["id"] if described or named or expanded
+                else cascade.best(candidates))
 
     def descriptor_index(self, cascade: "Cascade") -> "DescriptorIndex":
         """The kind phrases of the knowledge base's entities, embedded by the first stage's
@@ -406,6 +432,23 @@ class LongentLinker:
             return found
         return found[:k - 1] + [found[i]] + found[k - 1:i] + found[i + 1:]
 
+    def _expansion(self, mention: str) -> List["Entity"]:
+        """The one expansion of an abbreviated ``mention`` (:meth:`_expansions`), none when it
+        has two or more: choosing among them would be a guess."""
+        expanded = self._expansions(mention)
+        return expanded if len(expanded) == 1 else []
+
+    def _expanded_reach(self, mention: str, found: List[tuple], k: int) -> List[tuple]:
+        """``found`` with the one expansion of an abbreviated ``mention``
+        (:meth:`_expansions`) moved to the ``k``-th place when it is below it."""
+        expanded = self._expansion(mention)
+        if not expanded:
+            return found
+        i = next((i for i, (e, _, _) in enumerate(found) if e.id == expanded[0].id), None)
+        if i is None or i < k:
+            return found
+        return found[:k - 1] + [found[i]] + found[k - 1:i] + found[i + 1:]
+
     def _agree(self, spans: List[Span], ranked: List[List[dict]], k: int) -> List[List[dict]]:
         """Each span's candidates re-grouped among the first ``k`` by ``label_agreement``,
         ``article_agreement`` and ``name_agreement`` (:mod:`allennlp_longent.linking.kinds`)."""
@@ -414,6 +457,7 @@ class LongentLinker:
             alias_order,
             article_order,
             definition_order,
+            expansion_order,
             gender_order,
             initial_order,
             kind,
@@ -454,6 +498,7 @@ class LongentLinker:
                 candidates = gender_order(span.text, candidates, kb.__getitem__, k)
                 candidates = alias_order(span.text, candidates, kb.__getitem__, k,
                                          span.label_ if self.label_agreement else None)
+                candidates = expansion_order(self._expansions(span.text), candidates, k)
             agreed.append(candidates)
         return agreed
 

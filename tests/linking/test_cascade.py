@@ -198,6 +198,21 @@ def test_without_a_ranker_the_links_are_retrievals_and_the_threshold_gives_nil()
     assert cascade.link(["nothing matches"]) == [[]] and cascade.best([]) == NIL
 
 
+def test_proposed_entities_join_the_retrieved_ones_scored_zero():
+    kb = KnowledgeBase()
+    kb.add([Entity("Q1", "Vell Island", "an island"), Entity("Q2", "Grey Sea", "a sea")])
+    cascade = Cascade(kb, settings=CascadeSettings(top_k=3, rerank_k=2))
+    assert cascade.link(["GS"]) == [[]]
+    cascade.propose = lambda mention: [kb["Q2"]] if mention == "GS" else []
+    [[found]] = cascade.candidates(["GS"])
+    assert found == (kb["Q2"], 0.0)
+    assert [c["id"] for c in cascade.link(["GS"])[0]] == ["Q2"]
+    # an entity retrieval found already is not added twice
+    assert [e.id for e, _ in cascade.candidates(["Grey Sea"])[0]] == ["Q2"]
+    cascade.propose = lambda mention: [kb["Q2"]]
+    assert [e.id for e, _ in cascade.candidates(["Grey Sea"])[0]] == ["Q2"]
+
+
 def test_sign_test_by_hand():
     assert sign_test(3, 1) == pytest.approx(5 / 16)  # P(X >= 3), X ~ B(4, 1/2)
     assert sign_test(5, 0) == pytest.approx(1 / 32)

@@ -241,6 +241,19 @@ def test_initial_order_puts_the_titles_writing_the_initial_first():
     assert initial_order("K. Ambros", ranked, titles.get, 3) == ranked  # none writes it
 
 
+def test_expansion_order_puts_the_one_expansion_first():
+    from allennlp_longent.linking.kinds import expansion_order
+
+    club, town = Entity("c", "Lomen Boat Club", ""), Entity("t", "Lomen", "")
+    ranked = [{"id": i} for i in "tsc"]
+    first = expansion_order([club], ranked, 3)
+    assert [c["id"] for c in first] == list("cts") and first[0]["expansion"]
+    assert expansion_order([club], ranked, 2) == ranked  # not among the first 2
+    assert expansion_order([club, town], ranked, 3) == ranked  # ambiguous
+    assert expansion_order([], ranked, 3) == ranked
+    assert expansion_order([club], [{"id": "c"}], 3) == [{"id": "c", "expansion": True}]
+
+
 def test_alias_order_needs_a_name_that_is_no_title():
     from allennlp_longent.linking.kinds import alias_order
 

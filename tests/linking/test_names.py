@@ -3,6 +3,10 @@ checked on cases worked out by hand from its definition."""
 
 from allennlp_longent.linking.knowledge_base import Entity
 from allennlp_longent.linking.names import (
+    abbreviation_cost,
+    abbreviation_pieces,
+    clipped_middle,
+    expansion,
     fold,
     initials,
     name_antecedents,
@@ -188,3 +192,61 @@ def test_initials_leave_out_name_particles():
     assert "ufst" in initials("Universidade Federal de São Tarcísio")
     assert "ufdst" in initials("Universidade Federal de São Tarcísio")  # as written, too
     assert initials("Bank of Tellau") == {"bot", "bt"}  # "of" is a stop word, no particle
+
+
+def test_abbreviation_pieces_read_letters_clipped_words_and_written_words():
+    assert abbreviation_pieces("FK Lomen") == (("letter", "f"), ("letter", "k"), ("word", "lomen"))
+    assert abbreviation_pieces("P.Q.") == (("letter", "p"), ("letter", "q"))
+    assert abbreviation_pieces("M/S Dora") == (("letter", "m"), ("letter", "s"), ("word", "dora"))
+    assert abbreviation_pieces("HoVe") == (("clipped", "ho"), ("clipped", "ve"))
+    assert abbreviation_pieces("@FKLomen") == abbreviation_pieces("FK Lomen")
+    assert abbreviation_pieces("Polyt. of Lomen") == (
+        ("clipped", "polyt"), ("word", "of"), ("word", "lomen"))
+    assert abbreviation_pieces("Lomen Harbour") is None  # nothing written short
+    assert abbreviation_pieces("LOMEN HARBOUR") is None  # capitals, but no acronym
+    assert abbreviation_pieces("KLUBBEN") is None  # too long for an acronym
+
+
+def test_an_abbreviation_covers_every_title_word_but_stop_words_and_particles():
+    def cost(mention, title):
+        return abbreviation_cost(abbreviation_pieces(mention), title)
+
+    assert cost("FK Lomen", "Fotball Kvarve Lomen") == 0
+    assert cost("FK Lomen", "Fotball Kvarve Lomen Vest") is None  # "Vest" not covered
+    assert cost("FK Lomen", "Fotball Lomen") is None  # "K" covers nothing
+    assert cost("Lomen BC", "Lomen Boat Club") == 0
+    assert cost("HoVe", "Hogskolen of Vellan") == 0  # "of" left out
+    assert cost("HoVe", "Hogskolen Vellan Arena") is None  # "Arena" not covered
+    assert cost("P.Q.", "Pia Quell (singer)") == 0  # the qualifier is no title word
+    assert cost("DR", "Dora's Rest") == 0  # nor the possessive
+    assert cost("Polyt. of Lomen", "Polytechnic of Lomen") == 0
+    assert cost("M/S Dora", "MS Dora") == 0  # letters continuing a short word
+    assert cost("SB", "Sbarro") is None  # but not a long word's second letter
+    assert cost("SB", "Saltbank") == 1  # a compound's second part is a guess
+    assert cost("SB", "Sabre") is None  # "b" before the third letter
+
+
+def test_a_word_clipped_in_its_middle():
+    assert clipped_middle("Mbrook", "Millbrook")
+    assert clipped_middle("Mibrook", "Millerbrook (mill)")
+    assert not clipped_middle("Mibrook", "Millbrook")  # three letters left out at least
+    assert not clipped_middle("Mook", "Millbrook")  # four letters of the end at least
+    assert not clipped_middle("Mbrook", "Millbrook Road")  # one word only
+    assert not clipped_middle("mbrook", "Millbrook")  # a name is capitalised
+
+
+def test_expansion_takes_the_cheapest_reading_and_leaves_ties_ambiguous():
+    pages = [Entity("c", "Lomen Boat Club", "A rowing club."),
+             Entity("t", "Lomen", "A town."),
+             Entity("s", "Saltbank", "A sandbar."),
+             Entity("b", "Sea Bells", "A song.")]
+    assert expansion("Lomen BC", pages) == ([pages[0]], False)
+    assert expansion("Lomen", pages) == ([], False)  # a title written as it is
+    assert expansion("SB", pages) == ([pages[3]], False)  # initials before a compound part
+    assert expansion("SB", pages[:3]) == ([pages[2]], True)
+    both = pages + [Entity("l", "Sally Bell", "A singer.")]
+    assert [e.id for e in expansion("SB", both)[0]] == ["b", "l"]  # two readings: no guess
+    # a guess yields to a page that writes the short form as it is
+    coded = pages[:3] + [Entity("a", "Lomen Airport", "An airport; code SB.")]
+    assert expansion("SB", coded) == ([], True)
+    assert expansion("Lomen BC", coded) == ([pages[0]], False)  # no guess, kept

@@ -444,3 +444,18 @@ def test_the_only_page_that_writes_the_name_is_linked_over_the_nil_option(tmp_pa
     text = "Professor E. Marr gave the lecture ."
     assert linked(text, model=str(archive))[0][1] == "E"
     assert linked(text, model=str(archive), name_agreement=False)[0][1] == NIL
+
+
+def test_an_abbreviated_name_is_linked_to_its_one_expansion(tmp_path):
+    """"LBC" is on no page: retrieval proposes nothing, and the name rule proposes and links the
+    one title it abbreviates; "SB" abbreviates two titles and stays NIL."""
+    pages = [Entity("C", "Lomen Boat Club", "Lomen Boat Club rows on the fjord ."),
+             Entity("T", "Lomen", "Lomen is a town on the fjord . Lomen has a boat club ."),
+             Entity("B", "Sea Bells", "Sea Bells is a song ."),
+             Entity("S", "Sally Bell", "Sally Bell is a singer .")]
+    linked = _ruled(tmp_path, pages, "ORG", "LBC")
+    text = "The LBC crew won the race ."
+    assert linked(text, name_agreement=False)[0][1:] == (NIL, [])
+    assert linked(text)[0][1:] == ("C", ["C"])
+    linked = _ruled(tmp_path, pages, "ORG", "SB")
+    assert linked("The SB crew won the race .")[0][1] == NIL
