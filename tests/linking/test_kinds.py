@@ -12,7 +12,9 @@ from allennlp_longent.linking.kinds import (
     definition_order,
     is_event,
     kind,
+    modifies_noun,
     named_with_article,
+    person_titled,
     place_order,
     type_order,
 )
@@ -411,3 +413,19 @@ def test_label_excludes_a_clashing_kind_or_another_defined_kind():
     assert label_excludes("GPE", king) and not label_excludes("PERSON", king)
     assert label_excludes("LOC", festival) and not label_excludes("EVENT", festival)
     assert not label_excludes("ORG", festival)  # NER calls festivals ORG: no clash
+
+
+def test_a_name_before_a_lower_case_noun_modifies_it():
+    assert modifies_noun("fight") and modifies_noun("years")  # "the Vane fight"
+    assert not modifies_noun("all") and not modifies_noun("would")  # stop words
+    assert not modifies_noun("asked")  # a past-tense verb: "the Gazette asked"
+    assert not modifies_noun("Fight") and not modifies_noun(",") and not modifies_noun(None)
+
+
+def test_person_titled_needs_a_person_whose_title_writes_the_name():
+    pages = {"A": Entity("A", "Aldric Vane", "Aldric Vane was a king . He ruled the moor ."),
+             "S": Entity("S", "Vane Vaults", "A dungeon . It lies under the salt .")}
+    assert person_titled("Vane", [{"id": "S"}, {"id": "A"}], pages.__getitem__, 2)
+    assert not person_titled("Vane", [{"id": "S"}, {"id": "A"}], pages.__getitem__, 1)
+    assert not person_titled("Edric", [{"id": "A"}], pages.__getitem__, 1)
+
