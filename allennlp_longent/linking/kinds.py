@@ -59,7 +59,10 @@ English writes no article before a person's name: "the Mary Roe" is the locomoti
 company" the brewery. ``article_order`` moves, for a name written after "the", the candidates
 read as persons whose own page does not name them after "the" ("The Mary Roe is a steam
 locomotive") after the others of the first ``k``; a title or role ("the Duke of Marrowgate",
-"the Bishop") keeps its order.
+"the Bishop") keeps its order. A person span followed by a lower-case noun ("the Vane fight",
+"the Moura years": :func:`modifies_noun`) is that noun's modifier, the article is the noun's, and
+the rule leaves it alone when a person among the first ``k`` has a title that writes the name
+(:func:`person_titled`).
 """
 
 import re
@@ -273,6 +276,32 @@ def article_order(ranked: List[dict], kind_of: Callable[[str], Optional[str]],
     ``k``, marked ``article_clash``; unchanged when all or none of them are such persons."""
     clash = [kind_of(c["id"]) == PERSON and not with_article(c["id"]) for c in ranked[:k]]
     return _regroup(ranked, k, clash, "article_clash")
+
+
+def modifies_noun(following: Optional[str]) -> bool:
+    """``following``, the word after a name, is a noun that the name modifies ("the Vane fight",
+    "the Moura years"), so an article before the name is the noun's: a lower-case word of
+    letters that is no stop word and no past-tense verb ("the Gazette asked")."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return bool(following) and following.isalpha() and following.islower() \
+        and following not in STOP_WORDS and bool(_WORD.fullmatch(following)) \
+        and not (following.endswith("ed") and len(following) > 4)
+
+
+def person_titled(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+                  k: int) -> bool:
+    """One of the first ``k`` candidates is read as a person (:func:`kind`) and its bare title
+    writes every name word of ``mention`` ("Vane": Aldric Vane)."""
+    words = {t for t, _ in name_words(mention)}
+    if not words:
+        return False
+    for candidate in ranked[:k]:
+        entity = entity_of(candidate["id"])
+        title = {t for t, _ in name_words(bare_title(entity.title).title())}
+        if kind(entity) == PERSON and words <= title:
+            return True
+    return False
 
 
 def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable[[str], str],

@@ -254,16 +254,37 @@ def _unwritten(words: Sequence[Tuple[str, bool]], forms: AbstractSet[str]) -> Se
 PERSON_LABELS = frozenset({"PERSON", "PER"})
 
 
-def name_antecedents(mentions: Sequence[Tuple[str, str]]) -> List[Optional[int]]:
+def name_antecedents(mentions: Sequence[Tuple[str, str]],
+                     titles: Optional[Sequence[Optional[str]]] = None) -> List[Optional[int]]:
     """Per ``(text, label)`` mention of a document, in order, the index of the latest earlier
     person mention whose name words strictly include its own ("Corrander" after "Wenna
     Corrander", "Mrs Corrander" too): the same person, written shorter, as news prose writes a
     person after the first mention (Cucerzan 2007; van Hulst et al. 2020, REL, expand such
-    mentions); None for the rest and for every mention not labelled a person."""
+    mentions); None for the rest and for every mention not labelled a person. With ``titles``
+    (per mention, the title of the page it is linked to, or None), an earlier mention also
+    counts when it writes another part of its page's name and that name holds the mention's
+    words ("Cardoso" after "Wesley" linked to Wesley Cardoso); a mention that takes an earlier
+    one's link takes its title too."""
     words = [frozenset(t for t, _ in name_words(text)) if label in PERSON_LABELS else frozenset()
              for text, label in mentions]
-    return [next((j for j in range(i - 1, -1, -1) if own and own < words[j]), None)
-            for i, own in enumerate(words)]
+    named = list(titles) if titles is not None else [None] * len(mentions)
+    found: List[Optional[int]] = []
+    for i, own in enumerate(words):
+        j = next((j for j in range(i - 1, -1, -1) if own and (
+            own < words[j] or _other_part(own, words[j], named[j]))), None)
+        if j is not None:
+            named[i] = named[j]
+        found.append(j)
+    return found
+
+
+def _other_part(own: FrozenSet[str], other: FrozenSet[str], title: Optional[str]) -> bool:
+    """``other`` (an earlier mention's name words) and ``own`` are two parts of ``title``'s name:
+    ``other`` a strict part, ``own`` none of its words."""
+    if not title or not other or own & other:
+        return False
+    name = frozenset(t for t, _ in name_words(bare_title(title).title()))
+    return other < name and own <= name
 
 
 # Abbreviated names. A mention written short ("SC Itaquara", "Haverau RC", "UiSk", "R.H.", "TF",

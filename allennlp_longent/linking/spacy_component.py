@@ -10,7 +10,9 @@ candidate, the NIL option is likelier or its probability is below ``threshold``;
 one of ``skip_labels`` (dates, numbers: nothing a knowledge base of entities holds) are left alone.
 With ``name_coreference`` (the default), a person span whose name words are a strict part of an
 earlier person span's in the same document ("Corrander" after "Wenna Corrander") takes that span's
-link (:func:`allennlp_longent.linking.names.name_antecedents`); with ``label_agreement`` (the
+link, and so does one that writes another part of the name of the page an earlier person span is
+linked to ("Cardoso" after "Wesley" linked to Wesley Cardoso)
+(:func:`allennlp_longent.linking.names.name_antecedents`); with ``label_agreement`` (the
 default), candidates whose page's pronouns or definition clash with the span's label go after the
 others (a person for a place, ORG, EVENT, WORK_OF_ART or PRODUCT span; an event, a work of art or a
 vehicle for a span of another of those kinds or a person or place span, which go first for an EVENT,
@@ -19,24 +21,26 @@ the first of its kind whose title writes its name from the first 16 into them, "
 steamer; and a place span's name with a word for a kind of place goes first when no title is the
 name, and for a common-noun span, "the fortress", the pages that define their entity by that noun),
 with ``article_agreement`` (the default) so do the persons when the span is a name written after
-"the", and with ``name_agreement`` (the default) a span that is the bare title of exactly one
-candidate puts it first ("Pellow St." read as Pellow Street), a name written with an initial ("L.
-Ambros") puts the candidates whose title writes it first, a title of address ("Mrs Rusk") the
-persons of the other gender last, a name that is no title the candidates whose page gives it as
-another name ("was called the Hohrain Tramway") (:mod:`allennlp_longent.linking.kinds`), and an
-abbreviated name ("SC Itaquara", "UiSk", "TF") whose expansion is the title of exactly one entity of
-the knowledge base (:func:`allennlp_longent.linking.names.expansion`) brings that entity among the
-candidates, first, and links it whatever the NIL option says; a title
-whose bracketed qualifier clashes with the span's label ("Long Reuben (song)" for a person) counts
-as no bare title for these rules. Under ``name_agreement`` the first candidate is linked, whatever
-the NIL option says, when it is the only one of the first ``rerank_k`` whose page writes every name
-word of the span ("E. Marr"). With ``descriptors`` (the default), a common-noun span ("the castle",
-"airport") whose noun defines none of its candidates goes to the entity whose defining words the
-model's sentence encoder puts nearest it, and a common-noun span whose first candidate is defined by
-its noun is linked whatever the NIL option says (:mod:`allennlp_longent.linking.descriptors`).
-``span._.longent_candidates`` holds the ranked candidates with their scores,
-``span._.longent_status`` says ``linked``, ``nil`` or ``skipped``, and ``span._.longent_antecedent``
-the ``(start_char, end_char)`` of the span whose link a name coreference copied (else None)."""
+"the", but not for a person span that modifies the lower-case noun after it ("the Vane fight") when
+a person's title writes its name, and with ``name_agreement`` (the default) a span that is the bare
+title of exactly one candidate puts it first ("Pellow St." read as Pellow Street), a name written
+with an initial ("L. Ambros") puts the candidates whose title writes it first, a title of address
+("Mrs Rusk") the persons of the other gender last, a name that is no title the candidates whose
+page gives it as another name ("was called the Hohrain Tramway")
+(:mod:`allennlp_longent.linking.kinds`), and an abbreviated name ("SC Itaquara", "UiSk", "TF")
+whose expansion is the title of exactly one entity of the knowledge base
+(:func:`allennlp_longent.linking.names.expansion`) brings that entity among the candidates,
+first, and links it whatever the NIL option says; a title whose bracketed qualifier clashes with
+the span's label ("Long Reuben (song)" for a person) counts as no bare title for these rules. Under
+``name_agreement`` the first candidate is linked, whatever the NIL option says, when it is the only
+one of the first ``rerank_k`` whose page writes every name word of the span ("E. Marr"). With
+``descriptors`` (the default), a common-noun span ("the castle", "airport") whose noun defines none
+of its candidates goes to the entity whose defining words the model's sentence encoder puts nearest
+it, and a common-noun span whose first candidate is defined by its noun is linked whatever the NIL
+option says (:mod:`allennlp_longent.linking.descriptors`). ``span._.longent_candidates`` holds the
+ranked candidates with their scores, ``span._.longent_status`` says ``linked``, ``nil`` or
+``skipped``, and ``span._.longent_antecedent`` the ``(start_char, end_char)`` of the span whose link
+a name coreference copied (else None)."""
 
 import json
 import logging
@@ -453,6 +457,7 @@ class LongentLinker:
         """Each span's candidates re-grouped among the first ``k`` by ``label_agreement``,
         ``article_agreement`` and ``name_agreement`` (:mod:`allennlp_longent.linking.kinds`)."""
         from allennlp_longent.linking.kinds import (
+            PERSON_LABELS,
             after_article,
             alias_order,
             article_order,
@@ -461,9 +466,11 @@ class LongentLinker:
             gender_order,
             initial_order,
             kind,
+            modifies_noun,
             named_with_article,
             naming_titles,
             noun_order,
+            person_titled,
             place_order,
             title_order,
             type_order,
@@ -491,7 +498,9 @@ class LongentLinker:
                                               span.text)
                 candidates = place_order(span.text, span.label_, candidates, title_of, k)
                 candidates = noun_order(span.text, candidates, kb.__getitem__, k)
-            if self.article_agreement and after_article(_words_from_article(span)):
+            if self.article_agreement and after_article(_words_from_article(span)) \
+                    and not (span.label_ in PERSON_LABELS and modifies_noun(_next_word(span))
+                             and person_titled(span.text, candidates, kb.__getitem__, k)):
                 candidates = article_order(candidates, kind_of, with_article, k)
             if self.name_agreement:
                 candidates = initial_order(span.text, candidates, title_of, k)
@@ -502,13 +511,14 @@ class LongentLinker:
             agreed.append(candidates)
         return agreed
 
-    @staticmethod
-    def _copy_coreferent(spans: List[Span], links: Dict[Span, str]) -> None:
+    def _copy_coreferent(self, spans: List[Span], links: Dict[Span, str]) -> None:
         """A person span that shortens an earlier one takes its link, in document order so that
         a chain ("Wenna Corrander", "Mrs Corrander", "Corrander") ends where it starts."""
         from allennlp_longent.linking.names import name_antecedents
 
-        found = name_antecedents([(span.text, span.label_) for span in spans])
+        kb = self.kb
+        titles = [kb[links[span]].title if links[span] in kb else None for span in spans]
+        found = name_antecedents([(span.text, span.label_) for span in spans], titles)
         for span, antecedent in zip(spans, found):
             if antecedent is not None:
                 first = spans[antecedent]
@@ -573,6 +583,11 @@ def _words_from_article(span: Span) -> List[str]:
     if span.start > 0 and not (words and words[0].lower() == "the"):
         words.insert(0, span.doc[span.start - 1].text)
     return words
+
+
+def _next_word(span: Span) -> Optional[str]:
+    """The text of the first non-space token after ``span`` (None at the end of the doc)."""
+    return next((t.text for t in span.doc[span.end:] if not t.is_space), None)
 
 
 def _context_words(doc: Doc, span: Span, reach: int) -> Tuple[Tuple[str, ...], int, int]:

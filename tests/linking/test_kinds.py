@@ -14,7 +14,9 @@ from allennlp_longent.linking.kinds import (
     is_event,
     is_title,
     kind,
+    modifies_noun,
     named_with_article,
+    person_titled,
     place_order,
     type_order,
 )
@@ -435,3 +437,19 @@ def test_a_title_is_the_mention_accents_aside():
     assert exact_title("the Heimoy", [Entity("x", "Heimøy", ""), Entity("y", "MF Heimøy", "")]) \
         is False  # articles count for the cascade's exact title, not for is_title
     assert exact_title("Heimoy", [Entity("x", "Heimøy", ""), Entity("y", "MF Heimøy", "")])
+
+
+def test_a_name_before_a_lower_case_noun_modifies_it():
+    assert modifies_noun("fight") and modifies_noun("years")  # "the Vane fight"
+    assert not modifies_noun("all") and not modifies_noun("would")  # stop words
+    assert not modifies_noun("asked")  # a past-tense verb: "the Gazette asked"
+    assert not modifies_noun("Fight") and not modifies_noun(",") and not modifies_noun(None)
+
+
+def test_person_titled_needs_a_person_whose_title_writes_the_name():
+    pages = {"A": Entity("A", "Aldric Vane", "Aldric Vane was a king . He ruled the moor ."),
+             "S": Entity("S", "Vane Vaults", "A dungeon . It lies under the salt .")}
+    assert person_titled("Vane", [{"id": "S"}, {"id": "A"}], pages.__getitem__, 2)
+    assert not person_titled("Vane", [{"id": "S"}, {"id": "A"}], pages.__getitem__, 1)
+    assert not person_titled("Edric", [{"id": "A"}], pages.__getitem__, 1)
+

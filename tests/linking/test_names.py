@@ -250,3 +250,20 @@ def test_expansion_takes_the_cheapest_reading_and_leaves_ties_ambiguous():
     coded = pages[:3] + [Entity("a", "Lomen Airport", "An airport; code SB.")]
     assert expansion("SB", coded) == ([], True)
     assert expansion("Lomen BC", coded) == ([pages[0]], False)  # no guess, kept
+
+
+def test_a_mention_of_another_part_of_a_linked_name_points_to_it():
+    mentions = [("Diego Cardoso", "PERSON"), ("Wesley", "PERSON"), ("Cardoso", "PERSON"),
+                ("Cardoso", "PERSON"), ("Moura", "PERSON"), ("Moura", "PERSON")]
+    titles = [None, "Wesley Cardoso", None, None, "Helena Moura", None]
+    # without titles, the latest full mention is the unlinked Diego Cardoso
+    assert name_antecedents(mentions) == [None, None, 0, 0, None, None]
+    assert name_antecedents(mentions, titles) == [
+        None,
+        None,  # {wesley} is in no earlier mention
+        1,  # "Wesley" writes the other part of Wesley Cardoso, which holds {cardoso}
+        1,  # the same name as the "Cardoso" before it, which is no antecedent: "Wesley" again
+        None,
+        None,  # "Moura" is no other part than the earlier "Moura": equal names never chain
+    ]
+

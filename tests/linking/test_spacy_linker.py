@@ -346,6 +346,26 @@ def test_a_person_span_that_shortens_an_earlier_one_takes_its_link(tmp_path):
         ("Wenna Corrander", "W", None), ("Corrander", "W", (0, 15)), ("Port Corrander", "P", None)]
 
 
+def test_a_person_span_naming_another_part_of_a_linked_name_takes_its_link(tmp_path):
+    kb = KnowledgeBase()
+    kb.add([Entity("W", "Wesley Cardoso", "Wesley Cardoso is a footballer . He plays up front ."),
+            Entity("Q", "Cardoso Quay", "Cardoso Quay is a wharf . It is called Cardoso , and "
+                   "Cardoso is where the boats of Cardoso moor .")])
+    kb.save(tmp_path / "kb")
+    text = "Wesley scored first . Then Cardoso scored again ."
+
+    def linked(**config):
+        nlp = spacy.blank("en")
+        nlp.add_pipe("entity_ruler").add_patterns(
+            [{"label": "PERSON", "pattern": name} for name in ("Wesley", "Cardoso")])
+        config = {"kb": str(tmp_path / "kb"), "label_agreement": False, **config}
+        nlp.add_pipe("longent_linker", config=config)
+        return [(e.text, e.kb_id_, e._.longent_antecedent) for e in nlp(text).ents]
+
+    assert linked(name_coreference=False) == [("Wesley", "W", None), ("Cardoso", "Q", None)]
+    assert linked() == [("Wesley", "W", None), ("Cardoso", "W", (0, 6))]
+
+
 def _ruled(tmp_path, entities, label, pattern):
     """``linked(text, **config)``: a blank pipeline whose entity ruler labels ``pattern``, then
     ``longent_linker`` over ``entities`` (retrieval alone); each span's text, link, candidates."""
@@ -369,6 +389,10 @@ CARROW = [Entity("L", "Lucan Carrow", "Lucan Carrow held the gate . Carrow was a
 ROE = [Entity("P", "Mary Roe", "Mary Roe was an engineer . She built the line ; Mary Roe drove "
               "the first train of the line herself , and Mary Roe retired in 1890 ."),
        Entity("E", "Mary Roe (locomotive)", "The Mary Roe is a steam engine . She runs .")]
+VANE = [Entity("A", "Aldric Vane", "Aldric Vane was a king . He ruled the moor ; his hall "
+                "stood high ."),
+        Entity("S", "Saltgrave", "The Vane is what players call Saltgrave , a dungeon . Its "
+               "Vane wing and the Vane gate are the Vane .")]
 OAST = [Entity("F", "Great Oast Flood", "The Great Oast Flood : the Oast rose , the Oast broke "
                "the bridge and the Oast drowned the town ."),
         Entity("R", "River Oast", "The River Oast rises in the limestone hills north of the "
@@ -385,6 +409,12 @@ OAST = [Entity("F", "Great Oast Flood", "The Great Oast Flood : the Oast rose , 
     (ROE, ("MISC", "Mary Roe"), "We rode behind the Mary Roe all day .", "article_agreement",
      "P", "E"),
     (ROE, ("MISC", "Mary Roe"), "We saw Mary Roe all day .", "article_agreement", "P", "P"),
+    # a person span that modifies a noun ("the Vane fight"): the article is the noun's, so the
+    # king; the same name ending its phrase after "the" is the dungeon
+    (VANE, ("PERSON", "Vane"), "They won the Vane fight at last .", "article_agreement",
+     "A", "A"),
+    (VANE, ("PERSON", "Vane"), "They cleared the Vane , at last .", "article_agreement",
+     "A", "S"),
     # a product span names no person: the locomotive ("a steam engine"), though its page says "she"
     (ROE, ("PRODUCT", "Mary Roe"), "We saw Mary Roe all day .", "label_agreement", "P", "E"),
     # a place span no title equals: the River Oast before the Great Oast Flood
