@@ -13,7 +13,9 @@ D_i: the content words of e_i's title and description; df(w): how many of the K 
     share_i     = retrieval_i / max_j retrieval_j (retrieval's scale differs between KBs)
     context_i   = Σ_{w ∈ C ∩ D_i} idf(w) / Σ_{w ∈ C} idf(w),   idf(w) = log(1 + K / (1 + df(w)))
     names_i     = the same over N: other names near the mention that e_i's page mentions
-    overlap_i   = Dice overlap of the mention's and e_i's bare title's content words
+    overlap_i   = Dice overlap of the mention's and e_i's bare title's content words (a word
+                  written with a short suffix or one edit counts as the same word,
+                  :func:`~allennlp_longent.linking.candidates.bm25.same_word`)
     qualifier_i = +1 when a word of e_i's bracketed title qualifier ("ship" in "Edda Ambrell
                   (ship)") is in C, -1 when e_i has a qualifier none of whose words is, else 0
     fact_i      = b_i - max_j b_j,  b_i = max_{s, d} cos(v(s), v(d)), s as in clue_i, d one of
@@ -25,7 +27,8 @@ D_i: the content words of e_i's title and description; df(w): how many of the K 
                   free prose, does not move the NIL option's threshold; the ranking is the same
     unmatched_i = |M − D_i| / |M|, M the mention's content words after the titles that open it
                   ("Mr", "Madame": :func:`~allennlp_longent.linking.names.untitled`): the share
-                  of the mention's words that e_i's page never writes ("Oriel" of "Oriel
+                  of the mention's words that e_i's page never writes, nor as the same word
+                  ("Galdetinden" is written by a page writing "Galdetind") ("Oriel" of "Oriel
                   Corrander" against every Corrander of the KB), evidence against e_i and, for
                   all candidates, for NIL
 
@@ -58,7 +61,7 @@ from typing import (
 
 import numpy as np
 
-from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, name_match
+from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, known, name_match
 from allennlp_longent.linking.candidates.generator import MentionQuery
 from allennlp_longent.linking.names import untitled
 
@@ -258,7 +261,8 @@ class ContextEvidence:
                                        for e in found]).T
             qualifier = np.array([_qualifier(qualifier_words(e.title), context) for e in found])
             said = set(bm25_tokens(untitled(query.mention)))
-            unmatched = np.array([len(said - page) / max(len(said), 1) for page in pages])
+            unmatched = np.array([sum(not known(w, page) for w in said) / max(len(said), 1)
+                                  for page in pages])
             rows.append(np.stack([retrieved, mention, clue, own, title, share,
                                   weighted_share(context, pages), weighted_share(names, pages),
                                   overlap, qualifier, fact, unmatched], axis=1))

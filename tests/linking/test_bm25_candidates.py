@@ -7,7 +7,7 @@ from conftest import FIXTURES, shared_data
 
 from allennlp_longent.commands.cli import main
 from allennlp_longent.linking.candidates import CandidateGenerator
-from allennlp_longent.linking.candidates.bm25 import bm25_tokens, variant
+from allennlp_longent.linking.candidates.bm25 import bm25_tokens, dice, known, same_word, variant
 from allennlp_longent.linking.candidates.zeshel import ZeshelCandidates, mention_query
 
 ZESHEL_FIXTURE = FIXTURES / "kb" / "zeshel"
@@ -220,3 +220,13 @@ def _saved(directory, fold_accents: bool) -> str:
     generator.index(["isle"], ["Heimøy is an island"])
     generator.save(directory)
     return (directory / "document_ids.json").read_text()
+
+
+def test_same_word_is_stricter_than_variant_and_dice_counts_it():
+    assert same_word("galdetinden", "galdetind") and same_word("lavvan", "lavvann")
+    assert not same_word("port", "porter") and variant("port", "porter")  # short forms: variant
+    assert same_word("seyhun", "seyhoun") and not same_word("alex", "alexander")
+    assert known("lindqvists", frozenset({"lindqvist", "verft"}))
+    assert not known("porter", frozenset({"port"}))
+    assert dice(["galdetinden"], ["galdetind"]) == 1.0
+    assert dice(["port", "ambrell"], ["porter", "ambrell"]) == 0.5

@@ -28,7 +28,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import AbstractSet, Dict, List, Optional, Sequence, Tuple
 
 import bm25s
 import numpy as np
@@ -82,20 +82,30 @@ def _one_edit(a: str, b: str) -> bool:
     return a[i + 1:] == b[i + 1:] or a[i:] == b[i + 1:] or a[i + 1:] == b[i:]
 
 
-def variant(token: str, word: str) -> bool:
-    """Whether ``word`` is ``token`` written another way: they share a prefix of at least
-    max(4, |token| - 1) letters (an inflection, a derivation); one of them is the other plus at
-    most two letters, the shorter having at least five ("galdetinden", "galdetind"); or, from
-    five letters, one edit apart (a spelling variant)."""
+def same_word(token: str, word: str) -> bool:
+    """Whether ``token`` and ``word`` are one word written two ways: equal; one of them the other
+    plus at most two letters, the shorter having at least five (a suffix: "galdetinden",
+    "galdetind"; "ancells", "ancell"); or, from five letters, one edit apart (a spelling
+    variant: "lavvan", "lavvann")."""
     if token == word:
-        return True
-    prefix = max(VARIANT_PREFIX, len(token) - 1)
-    if len(word) >= prefix and word[:prefix] == token[:prefix]:
         return True
     short, long = sorted((token, word), key=len)
     if len(short) >= 5 and len(long) - len(short) <= 2 and long.startswith(short):
         return True
     return len(token) >= 5 and _one_edit(token, word)
+
+
+def variant(token: str, word: str) -> bool:
+    """:func:`same_word`, or a shared prefix of at least max(4, |token| - 1) letters (an
+    inflection, a derivation, a short form: "alex" for "alexander")."""
+    prefix = max(VARIANT_PREFIX, len(token) - 1)
+    return (len(word) >= prefix and word[:prefix] == token[:prefix]) or same_word(token, word)
+
+
+def known(token: str, words: AbstractSet[str]) -> bool:
+    """Whether ``words`` hold ``token`` or a word it is the :func:`same_word` as."""
+    return token in words or (len(token) >= 5 and any(
+        w[:1] == token[:1] and same_word(token, w) for w in words))
 
 
 def plain_title(text: str) -> str:
@@ -123,9 +133,13 @@ def title_tier(mention: str, title: str) -> int:
 
 
 def dice(query: Sequence[str], title: Sequence[str]) -> float:
-    """Dice overlap of two token sets; 0 when both are empty."""
+    """Dice overlap of two token sets, a query token that is the :func:`same_word` as a title
+    token counting as shared; 0 when both are empty."""
     q, t = set(query), set(title)
-    return 2 * len(q & t) / (len(q) + len(t)) if q or t else 0.0
+    if not q and not t:
+        return 0.0
+    shared = min(sum(known(w, t) for w in q), len(t))
+    return 2 * shared / (len(q) + len(t))
 
 
 def name_match(words: Sequence[str], bare: str, title: str) -> Tuple[float, float]:
