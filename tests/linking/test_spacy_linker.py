@@ -326,16 +326,12 @@ def test_a_person_span_that_shortens_an_earlier_one_takes_its_link(tmp_path):
                    "quay . The Corrander harbour is deep . Corrander lies on the coast .")])
     kb.save(tmp_path / "kb")
     text = "Wenna Corrander rewrote the code . Later Corrander sailed to Port Corrander ."
+    patterns = [{"label": "PERSON", "pattern": "Wenna Corrander"},
+                {"label": "PERSON", "pattern": "Corrander"},
+                {"label": "GPE", "pattern": "Port Corrander"}]
 
     def linked(**config):
-        nlp = spacy.blank("en")
-        nlp.add_pipe("entity_ruler").add_patterns(
-            [{"label": "PERSON", "pattern": "Wenna Corrander"},
-             {"label": "PERSON", "pattern": "Corrander"},
-             {"label": "GPE", "pattern": "Port Corrander"}])
-        nlp.add_pipe("longent_linker", config={"kb": str(tmp_path / "kb"), **config})
-        doc = nlp(text)
-        return [(e.text, e.kb_id_, e._.longent_antecedent) for e in doc.ents]
+        return _antecedents(tmp_path / "kb", patterns, text, config)
 
     # each span on its own, without the label's help: the town's page writes "Corrander" most
     assert linked(name_coreference=False, label_agreement=False) == [
@@ -353,17 +349,22 @@ def test_a_person_span_naming_another_part_of_a_linked_name_takes_its_link(tmp_p
                    "Cardoso is where the boats of Cardoso moor .")])
     kb.save(tmp_path / "kb")
     text = "Wesley scored first . Then Cardoso scored again ."
+    patterns = [{"label": "PERSON", "pattern": name} for name in ("Wesley", "Cardoso")]
 
     def linked(**config):
-        nlp = spacy.blank("en")
-        nlp.add_pipe("entity_ruler").add_patterns(
-            [{"label": "PERSON", "pattern": name} for name in ("Wesley", "Cardoso")])
-        config = {"kb": str(tmp_path / "kb"), "label_agreement": False, **config}
-        nlp.add_pipe("longent_linker", config=config)
-        return [(e.text, e.kb_id_, e._.longent_antecedent) for e in nlp(text).ents]
+        return _antecedents(tmp_path / "kb", patterns, text, {"label_agreement": False, **config})
 
     assert linked(name_coreference=False) == [("Wesley", "W", None), ("Cardoso", "Q", None)]
     assert linked() == [("Wesley", "W", None), ("Cardoso", "W", (0, 6))]
+
+
+def _antecedents(kb, patterns, text, config):
+    """Each span's text, link and name antecedent, an entity ruler with ``patterns`` then
+    ``longent_linker`` over ``kb`` with ``config``."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns(patterns)
+    nlp.add_pipe("longent_linker", config={"kb": str(kb), **config})
+    return [(e.text, e.kb_id_, e._.longent_antecedent) for e in nlp(text).ents]
 
 
 def _ruled(tmp_path, entities, label, pattern):

@@ -9,7 +9,7 @@ bf16 autocast. Skipped without a CUDA device (CI has none); run on a GPU machine
 
 import pytest
 import torch
-from test_long_luke import make_batch, tiny_luke_dir  # noqa: F401 (fixture)
+from test_long_luke import luke_outputs, make_batch, tiny_luke_dir  # noqa: F401 (fixture)
 from transformers import LukeModel
 
 from allennlp_longent.modules import entity_aware_attention, flex_entity_attention
@@ -135,16 +135,11 @@ def test_full_window_flex_embedder_on_cuda_equals_luke_model(tiny_luke_dir,  # n
     batch = {key: value.to(CUDA) for key, value in make_batch().items()}
     with torch.no_grad():
         ours = embedder(**batch)
-        theirs = model(
-            input_ids=batch["token_ids"], attention_mask=batch["mask"],
-            token_type_ids=batch["type_ids"], entity_ids=batch["entity_ids"],
-            entity_attention_mask=batch["entity_mask"],
-            entity_position_ids=batch["entity_position_ids"],
-        )
+        theirs = luke_outputs(model, batch)
     assert len(calls) == len(model.encoder.layer)  # every layer took the flex path
     words, entities = batch["mask"].bool(), batch["entity_mask"].bool()
-    assert (ours[0] - theirs.last_hidden_state)[words].abs().max() <= FP32_FORWARD
-    assert (ours[1] - theirs.entity_last_hidden_state)[entities].abs().max() <= FP32_FORWARD
+    assert (ours[0] - theirs[0])[words].abs().max() <= FP32_FORWARD
+    assert (ours[1] - theirs[1])[entities].abs().max() <= FP32_FORWARD
 
 
 def test_auto_embedder_takes_flex_under_autocast_only(tiny_luke_dir, monkeypatch):  # noqa: F811
