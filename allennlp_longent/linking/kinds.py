@@ -88,6 +88,7 @@ from allennlp_longent.linking.names import (
     name_words,
     page_aliases,
     spelled_out,
+    title_name_words,
     writes_initial,
 )
 
@@ -298,8 +299,7 @@ def person_titled(mention: str, ranked: List[dict], entity_of: Callable[[str], "
         return False
     for candidate in ranked[:k]:
         entity = entity_of(candidate["id"])
-        title = {t for t, _ in name_words(bare_title(entity.title).title())}
-        if kind(entity) == PERSON and words <= title:
+        if kind(entity) == PERSON and words <= title_name_words(entity.title):
             return True
     return False
 

@@ -69,11 +69,6 @@ _RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|for|de|von|van|la)\s+)*[A
 _DOTTED = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
 
-def name_tokens(text: str) -> List[str]:
-    """:func:`~allennlp_longent.linking.candidates.bm25.bm25_tokens` (which folds accents)."""
-    return bm25_tokens(text)
-
-
 # the particles of names in other languages, which acronyms leave out ("Universidade Federal de
 # São Tarcísio": UFST)
 PARTICLES = frozenset("de da do das dos du des di del della von van der den la le".split())
@@ -95,7 +90,7 @@ def page_forms(entity: "Entity") -> FrozenSet[str]:
     text = f"{entity.title}. {entity.description}"
     runs = {a for run in _RUN.findall(text) if len(run.split()) > 1 for a in initials(run)}
     dotted = {fold(d.replace(".", "")) for d in _DOTTED.findall(text)}
-    return frozenset(name_tokens(text)) | runs | dotted | initials(bare_title(entity.title))
+    return frozenset(bm25_tokens(text)) | runs | dotted | initials(bare_title(entity.title))
 
 
 def _in_order(short: str, word: str) -> bool:
@@ -116,7 +111,7 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
     for word in mention.split():
         if not word[:1].isupper():
             continue
-        tokens = name_tokens(word)
+        tokens = bm25_tokens(word)
         for token in tokens:
             if len(token) > 1 and token not in HONORIFICS:
                 yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
@@ -283,8 +278,13 @@ def _other_part(own: FrozenSet[str], other: FrozenSet[str], title: Optional[str]
     ``other`` a strict part, ``own`` none of its words."""
     if not title or not other or own & other:
         return False
-    name = frozenset(t for t, _ in name_words(bare_title(title).title()))
+    name = title_name_words(title)
     return other < name and own <= name
+
+
+def title_name_words(title: str) -> FrozenSet[str]:
+    """The name words (:func:`name_words`) of a bare title, read as capitalised."""
+    return frozenset(t for t, _ in name_words(bare_title(title).title()))
 
 
 # Abbreviated names. A mention written short ("SC Itaquara", "Haverau RC", "UiSk", "R.H.", "TF",
@@ -401,14 +401,24 @@ def _finish(cover, i: int, j: int, at: int, length: int, guesses: int) -> Option
 def clipped_middle(mention: str, title: str) -> bool:
     """Whether the one-word mention is the one-word title with its middle left out: one or two
     letters of its start and four or more of its end ("Cstep" for Cinderstep)."""
-    words, title_words = mention.split(), _title_words(title)
-    if len(words) != 1 or len(title_words) != 1 or not words[0][:1].isupper():
+    title_words = _title_words(title)
+    if not _clippable(mention) or len(title_words) != 1:
         return False
-    short, word = fold(words[0]), title_words[0]
-    if not short.isalpha() or len(word) - len(short) < 3:
+    short, word = fold(mention.strip()), title_words[0]
+    if len(word) - len(short) < 3:
         return False
     return any(word.startswith(short[:n]) and word.endswith(short[n:])
                for n in (1, 2) if len(short) - n >= 4)
+
+
+def _clippable(mention: str) -> bool:
+    """Whether the mention can be a word clipped in its middle (:func:`clipped_middle`): one
+    capitalised word of five letters or more."""
+    words = mention.split()
+    if len(words) != 1 or not words[0][:1].isupper():
+        return False
+    short = fold(words[0])
+    return short.isalpha() and len(short) >= 5
 
 
 def expansion(mention: str, entities: Sequence["Entity"]) -> Tuple[List["Entity"], bool]:
@@ -418,6 +428,8 @@ def expansion(mention: str, entities: Sequence["Entity"]) -> Tuple[List["Entity"
     words a page writes as they are ("STC" on a page "IATA code STC.", whatever São Tarcísio's
     letters hold)."""
     pieces = abbreviation_pieces(mention)
+    if pieces is None and not _clippable(mention):  # most mentions: no pass over the KB
+        return [], False
     best: List[Entity] = []
     lowest: Optional[int] = None
     for entity in entities:

@@ -233,7 +233,7 @@ class LongentLinker:
         # ids a span with that label cannot name (both derived from that knowledge base)
         self._descriptor_index: Optional[
             Tuple[KnowledgeBase, int, DescriptorIndex, Dict[str, FrozenSet[str]]]] = None
-        # the knowledge base and its size when expanded, and the expansions per mention
+        # the knowledge base and its size when expanded, and the one expansion per mention
         self._expanded: Tuple[Optional[KnowledgeBase], int, Dict[str, List[Entity]]] = (
             None, 0, {})
         self._warned_empty_kb = False
@@ -279,9 +279,10 @@ class LongentLinker:
                 self._cascade.propose = self._expansion
         return self._cascade
 
-    def _expansions(self, mention: str) -> List["Entity"]:
-        """The entities of the knowledge base whose titles ``mention`` abbreviates at the lowest
-        cost (:func:`~allennlp_longent.linking.names.expansion`), kept per mention."""
+    def _expansion(self, mention: str) -> List["Entity"]:
+        """The one entity of the knowledge base whose title ``mention`` abbreviates at the lowest
+        cost (:func:`~allennlp_longent.linking.names.expansion`), kept per mention; none when two
+        or more tie: choosing among them would be a guess."""
         from allennlp_longent.linking.names import expansion
 
         kb = self.kb
@@ -289,7 +290,8 @@ class LongentLinker:
             self._expanded = (kb, len(kb), {})
         known = self._expanded[2]
         if mention not in known:
-            known[mention] = expansion(mention, kb.entities)[0]
+            found = expansion(mention, kb.entities)[0]
+            known[mention] = found if len(found) == 1 else []
         return known[mention]
 
     def model(self) -> Optional["CascadeLinker"]:
@@ -436,15 +438,9 @@ class LongentLinker:
             return found
         return found[:k - 1] + [found[i]] + found[k - 1:i] + found[i + 1:]
 
-    def _expansion(self, mention: str) -> List["Entity"]:
-        """The one expansion of an abbreviated ``mention`` (:meth:`_expansions`), none when it
-        has two or more: choosing among them would be a guess."""
-        expanded = self._expansions(mention)
-        return expanded if len(expanded) == 1 else []
-
     def _expanded_reach(self, mention: str, found: List[tuple], k: int) -> List[tuple]:
         """``found`` with the one expansion of an abbreviated ``mention``
-        (:meth:`_expansions`) moved to the ``k``-th place when it is below it."""
+        (:meth:`_expansion`) moved to the ``k``-th place when it is below it."""
         expanded = self._expansion(mention)
         if not expanded:
             return found
@@ -507,7 +503,7 @@ class LongentLinker:
                 candidates = gender_order(span.text, candidates, kb.__getitem__, k)
                 candidates = alias_order(span.text, candidates, kb.__getitem__, k,
                                          span.label_ if self.label_agreement else None)
-                candidates = expansion_order(self._expansions(span.text), candidates, k)
+                candidates = expansion_order(self._expansion(span.text), candidates, k)
             agreed.append(candidates)
         return agreed
 

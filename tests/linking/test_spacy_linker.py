@@ -320,18 +320,17 @@ def test_the_unwritten_name_rule_from_the_pipeline_config(tmp_path):
 
 
 def test_a_person_span_that_shortens_an_earlier_one_takes_its_link(tmp_path):
-    kb = KnowledgeBase()
-    kb.add([Entity("W", "Wenna Corrander", "Wenna Corrander was a magistrate ."),
-            Entity("P", "Port Corrander", "Port Corrander is a harbour town . Corrander has a "
-                   "quay . The Corrander harbour is deep . Corrander lies on the coast .")])
-    kb.save(tmp_path / "kb")
+    kb = _saved_kb(tmp_path, [
+        Entity("W", "Wenna Corrander", "Wenna Corrander was a magistrate ."),
+        Entity("P", "Port Corrander", "Port Corrander is a harbour town . Corrander has a "
+               "quay . The Corrander harbour is deep . Corrander lies on the coast .")])
     text = "Wenna Corrander rewrote the code . Later Corrander sailed to Port Corrander ."
     patterns = [{"label": "PERSON", "pattern": "Wenna Corrander"},
                 {"label": "PERSON", "pattern": "Corrander"},
                 {"label": "GPE", "pattern": "Port Corrander"}]
 
     def linked(**config):
-        return _antecedents(tmp_path / "kb", patterns, text, config)
+        return _antecedents(kb, patterns, text, config)
 
     # each span on its own, without the label's help: the town's page writes "Corrander" most
     assert linked(name_coreference=False, label_agreement=False) == [
@@ -343,19 +342,26 @@ def test_a_person_span_that_shortens_an_earlier_one_takes_its_link(tmp_path):
 
 
 def test_a_person_span_naming_another_part_of_a_linked_name_takes_its_link(tmp_path):
-    kb = KnowledgeBase()
-    kb.add([Entity("W", "Wesley Cardoso", "Wesley Cardoso is a footballer . He plays up front ."),
-            Entity("Q", "Cardoso Quay", "Cardoso Quay is a wharf . It is called Cardoso , and "
-                   "Cardoso is where the boats of Cardoso moor .")])
-    kb.save(tmp_path / "kb")
+    kb = _saved_kb(tmp_path, [
+        Entity("W", "Wesley Cardoso", "Wesley Cardoso is a footballer . He plays up front ."),
+        Entity("Q", "Cardoso Quay", "Cardoso Quay is a wharf . It is called Cardoso , and "
+               "Cardoso is where the boats of Cardoso moor .")])
     text = "Wesley scored first . Then Cardoso scored again ."
     patterns = [{"label": "PERSON", "pattern": name} for name in ("Wesley", "Cardoso")]
 
     def linked(**config):
-        return _antecedents(tmp_path / "kb", patterns, text, {"label_agreement": False, **config})
+        return _antecedents(kb, patterns, text, {"label_agreement": False, **config})
 
     assert linked(name_coreference=False) == [("Wesley", "W", None), ("Cardoso", "Q", None)]
     assert linked() == [("Wesley", "W", None), ("Cardoso", "W", (0, 6))]
+
+
+def _saved_kb(tmp_path, entities):
+    """The folder of a knowledge base of ``entities`` saved under ``tmp_path``."""
+    kb = KnowledgeBase()
+    kb.add(entities)
+    kb.save(tmp_path / "kb")
+    return tmp_path / "kb"
 
 
 def _antecedents(kb, patterns, text, config):
