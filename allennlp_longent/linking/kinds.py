@@ -320,6 +320,38 @@ def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable
     return _regroup(ranked, k, place, "place_title", first=True)
 
 
+# heads that define a body of people acting as one (a club, a firm, a university): what a span
+# labelled ORG names; "-works" heads too ("glassworks", "ironworks")
+ORGANISATION_NOUNS = frozenset("""company firm corporation business bank brewery distillery club
+    team side party union guild society association federation league foundation institute
+    institution charity trust university college academy newspaper broadcaster network publisher
+    cooperative co-operative operator airline""".split())
+
+
+def organisation(entity: "Entity") -> bool:
+    """The page defines an organisation (its defining head, ``ORGANISATION_NOUNS``)."""
+    head = defining_head(entity)
+    return bool(head) and (head in ORGANISATION_NOUNS or head.endswith("works"))
+
+
+def organisation_order(mention: str, label: str, ranked: List[dict],
+                       entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
+    """For an ORG span whose first candidate is no organisation (:func:`organisation`): the
+    organisations among the first ``k`` whose bare title writes every word of the mention go
+    first, marked ``organisation_title``. A town's name labelled ORG names its club or its firm
+    ("Calderwick beat Harrowfield": Calderwick RFC), as a place span prefers a place
+    (:func:`place_order`). A name in capitals is left alone: datelines and headings write
+    places so, and en_core_web_sm labels them ORG."""
+    if label != "ORG" or not ranked or mention.isupper():
+        return ranked
+    words = set(_words(mention))
+    if not words or organisation(entity_of(ranked[0]["id"])):
+        return ranked
+    entities = [entity_of(c["id"]) for c in ranked[:k]]
+    flags = [organisation(e) and words <= set(_title_words(e.title)) for e in entities]
+    return _regroup(ranked, k, flags, "organisation_title", first=True)
+
+
 def initial_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],
                   k: int) -> List[dict]:
     """For a mention with initials (:func:`~allennlp_longent.linking.names.initial_pairs`): the

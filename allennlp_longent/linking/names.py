@@ -2,10 +2,11 @@
 candidate's page writes is NIL, :mod:`allennlp_longent.linking.cascade`).
 
 A name word of a mention is a capitalised word of at least two letters that is not a title or
-role written before a name ("Dr", "Gov.", "Skipper"); accents are folded ("Fernández" is
-"fernandez"). The *forms* of a page are its words, the initials of each run of capitalised
-words of its title and description, with and without stop words ("WWF" for World Wrestling
-Federation), and its dotted abbreviations ("us" for "U.S."). A page writes the name word t when
+role written before a name ("Dr", "Gov.", "Skipper", "Engr.", "Alhaji"); accents are folded
+("Fernández" is "fernandez"). The *forms* of a page are its words, the initials of each run of
+capitalised words of its title and description, with and without stop words ("WWF" for World
+Wrestling Federation), its dotted abbreviations ("us" for "U.S.") and each two neighbouring
+words of its title written joined ("ileosa" for Ilé-Ọ̀sà). A page writes the name word t when
 one of its forms w
 
 - equals t;
@@ -15,13 +16,19 @@ one of its forms w
 - is t plus at most two letters, or t is w plus at most two, the shorter of at least five letters:
   a suffix such as a definite article ("Galdetinden" where the page writes "Galdetind");
 - is one edit from t when |t| >= 5: a spelling variant ("Seyhun" and "Seyhoun");
+- ends with t, at least two letters longer, |t| >= 4: a name clipped at its front ("Tunde" for
+  "Babátúndé", round 22);
 - or, when t is written abbreviated (a trailing full stop, "Pt.", or two letters, "Ft"), starts
   with t's first letter and holds its letters in order ("port", "fort").
 
 Each clause only makes the rule fire less: a variant makes a name written, never unwritten.
 The clauses come from the names the rule called unwritten in real prose, where every mention has
 an entity (Re-DocRED's development documents, ``scripts/linking/unwritten_in_prose.py``), and
-the titles from English usage; neither from the free-text sets.
+the titles from English usage; neither from the free-text sets. Round 22 added, from the
+free-text dev set dev12 (names of West Africa): the front-clipped clause, joined title words,
+middle names (the inner name words of a mention whose first and last are the title's first and
+last: "Rukayat Abeni Odunsi" for Rukayat Ọdúnsì) and the titles of other conventions ("Engr.",
+"Hon.", "Alhaji", "Senhora").
 
 Initials add a reason to fire (round 16, chosen on the free-text dev sets). An initial written
 beside a name word ("L. Ambros", "Ruth P.") is written by a page that writes a word with that
@@ -48,7 +55,14 @@ from typing import (
     Tuple,
 )
 
-from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, fold, variant
+from allennlp_longent.linking.candidates.bm25 import (
+    bare_title,
+    bm25_tokens,
+    clipped_front,
+    fold,
+    same_word,
+    variant,
+)
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
@@ -64,7 +78,9 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     corporal cpl private pvt admiral adm commodore commander cmdr officer constable inspector insp
     detective det superintendent supt sheriff marshal chief judge justice mayor alderman governor
     gov senator sen representative rep president pres chancellor minister premier councillor
-    jr jnr sr snr esq ii iii iv""".split())
+    jr jnr sr snr esq ii iii iv
+    engr ing hon honourable honorable alhaji alhaja hajia mallam malam sheikh imam otunba
+    senhor senhora senor senora signor signora""".split())
 _RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|for|de|von|van|la)\s+)*[A-Z][\w'-]*)*")
 _DOTTED = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
@@ -90,7 +106,10 @@ def page_forms(entity: "Entity") -> FrozenSet[str]:
     text = f"{entity.title}. {entity.description}"
     runs = {a for run in _RUN.findall(text) if len(run.split()) > 1 for a in initials(run)}
     dotted = {fold(d.replace(".", "")) for d in _DOTTED.findall(text)}
-    return frozenset(bm25_tokens(text)) | runs | dotted | initials(bare_title(entity.title))
+    title = bm25_tokens(bare_title(entity.title))
+    joined = {a + b for a, b in zip(title, title[1:])}  # "Ileosa" for Ilé-Ọ̀sà
+    return (frozenset(bm25_tokens(text)) | runs | dotted | joined
+            | initials(bare_title(entity.title)))
 
 
 def _in_order(short: str, word: str) -> bool:
@@ -102,8 +121,8 @@ def written(token: str, forms: AbstractSet[str], abbreviated: bool = False) -> b
     """Whether ``forms`` write the name word ``token`` (the clauses of the module docstring)."""
     if token in forms:
         return True
-    return any(variant(token, form) or (abbreviated and _in_order(token, form))
-               for form in forms)
+    return any(variant(token, form) or clipped_front(token, form)
+               or (abbreviated and _in_order(token, form)) for form in forms)
 
 
 def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
@@ -119,8 +138,9 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
 
 # titles of address, which no page writes before its own title, by the gender they give; "Old",
 # "Saint" or "General" may be part of a name ("Old Carrow", "St Ida's", "Tarle General")
-MALE_TITLES = frozenset("mr mister sir lord monsieur herr signor".split())
-FEMALE_TITLES = frozenset("mrs miss ms missus madam madame mme mlle lady dame frau".split())
+MALE_TITLES = frozenset("mr mister sir lord monsieur herr signor senhor senor alhaji".split())
+FEMALE_TITLES = frozenset("""mrs miss ms missus madam madame mme mlle lady dame frau signora
+    senhora senora alhaja hajia""".split())
 COURTESY_TITLES = MALE_TITLES | FEMALE_TITLES | frozenset(
     "mx master dr doctor prof professor rev reverend".split())
 
@@ -238,8 +258,18 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
     each initial of :func:`initial_pairs` that the page does not write ("k. ambros")."""
     words = list(name_words(mention))
     pairs = initial_pairs(mention)
-    return [sorted(_unwritten(words, page_forms(e)) | _unwritten_initials(pairs, e))
-            for e in entities]
+    return [sorted(_unwritten(words, page_forms(e)) - _middle_names(words, e.title)
+                   | _unwritten_initials(pairs, e)) for e in entities]
+
+
+def _middle_names(words: Sequence[Tuple[str, bool]], title: str) -> Set[str]:
+    """The inner name words of a mention whose first and last name words are those of a title of
+    two name words or more: middle names ("Rukayat Abeni Odunsi" for Rukayat Ọdúnsì)."""
+    named = [t for t, _ in name_words(bare_title(title).title())]
+    if len(words) < 3 or len(named) < 2:
+        return set()
+    ends = ((words[0][0], named[0]), (words[-1][0], named[-1]))
+    return {t for t, _ in words[1:-1]} if all(same_word(a, b) for a, b in ends) else set()
 
 
 def _unwritten(words: Sequence[Tuple[str, bool]], forms: AbstractSet[str]) -> Set[str]:

@@ -466,6 +466,7 @@ class LongentLinker:
             named_with_article,
             naming_titles,
             noun_order,
+            organisation_order,
             person_titled,
             place_order,
             title_order,
@@ -493,6 +494,8 @@ class LongentLinker:
                 candidates = definition_order(span.label_, candidates, kb.__getitem__, k,
                                               span.text)
                 candidates = place_order(span.text, span.label_, candidates, title_of, k)
+                candidates = organisation_order(span.text, span.label_, candidates,
+                                                kb.__getitem__, k)
                 candidates = noun_order(span.text, candidates, kb.__getitem__, k)
             if self.article_agreement and after_article(_words_from_article(span)) \
                     and not (span.label_ in PERSON_LABELS and modifies_noun(_next_word(span))

@@ -230,3 +230,31 @@ def test_same_word_is_stricter_than_variant_and_dice_counts_it():
     assert not known("porter", frozenset({"port"}))
     assert dice(["galdetinden"], ["galdetind"]) == 1.0
     assert dice(["port", "ambrell"], ["porter", "ambrell"]) == 0.5
+
+
+def test_a_name_clipped_at_its_front_and_a_compound_written_joined():
+    from allennlp_longent.linking.candidates.bm25 import clipped_front, joined_split
+
+    assert clipped_front("tunde", "babatunde") and clipped_front("bert", "albert")
+    assert not clipped_front("tunde", "xtunde")  # one letter dropped: not a clipped name
+    assert not clipped_front("ert", "albert")  # three letters are too few
+    assert not clipped_front("tunda", "babatunde")
+    words = {"ile", "osa", "lagoon", "il"}
+    assert joined_split("ileosa", words) == ("ile", "osa")
+    assert joined_split("ilosa", words) is None  # "il" is under three letters
+    assert joined_split("ileosas", words) is None
+    assert known("tunde", frozenset({"babatunde", "adewusi"}))
+    assert not known("unde", frozenset({"babatunde"}))  # known clips from five letters
+
+
+def test_an_unknown_word_takes_the_words_it_clips_then_the_words_it_joins():
+    texts = ["Babátúndé Adéwùsì is a historian", "Ilé-Ọ̀sà is a lagoon city",
+             "Tunbridge is a town"]
+    generator = _generator(["historian", "city", "town"], texts)
+    assert generator._query_tokens("Tunde") == ["babatunde"]
+    assert generator.retrieve(["Professor Tunde"], k=5)[0][0].document_id == "historian"
+    assert generator._query_tokens("Ileosa") == ["ile", "osa"]
+    assert generator.retrieve(["Ileosa"], k=5)[0][0].document_id == "city"
+    # a prefix variant comes first: "tunbridges" is "tunbridge", never split or clipped
+    assert generator._query_tokens("Tunbridges") == ["tunbridge"]
+    assert generator._query_tokens("Zyrtek") == []  # nothing to take: no candidates

@@ -453,3 +453,31 @@ def test_person_titled_needs_a_person_whose_title_writes_the_name():
     assert not person_titled("Vane", [{"id": "S"}, {"id": "A"}], pages.__getitem__, 1)
     assert not person_titled("Edric", [{"id": "A"}], pages.__getitem__, 1)
 
+
+
+def test_organisation_order_puts_the_club_named_after_a_town_first_for_an_org_span():
+    from allennlp_longent.linking.kinds import organisation, organisation_order
+
+    pages = {e.id: e for e in [
+        Entity("town", "Calderwick", "Calderwick is a port town on the estuary."),
+        Entity("club", "Calderwick RFC", "Calderwick RFC is a rugby union club founded in 1871."),
+        Entity("street", "Halm Street", "Halm Street is a street of the old town."),
+        Entity("works", "Halm Glassworks", "Halm Glassworks is a glassworks by the lake."),
+        Entity("post", "Evening Post", "The Evening Post is a newspaper printed in the town."),
+    ]}
+    assert organisation(pages["club"]) and organisation(pages["works"])
+    assert not organisation(pages["town"]) and not organisation(pages["street"])
+    ranked = [{"id": i} for i in ("town", "post", "club")]
+    moved = organisation_order("Calderwick", "ORG", ranked, pages.__getitem__, 3)
+    assert [c["id"] for c in moved] == ["club", "town", "post"] and moved[0]["organisation_title"]
+    # the newspaper is an organisation but its title does not write "Calderwick"
+    assert organisation_order("Calderwick", "ORG", ranked[:2], pages.__getitem__, 2) == ranked[:2]
+    assert organisation_order("Calderwick", "GPE", ranked, pages.__getitem__, 3) == ranked
+    assert organisation_order("CALDERWICK", "ORG", ranked, pages.__getitem__, 3) == ranked
+    assert organisation_order("Calderwick", "ORG", ranked, pages.__getitem__, 2) == ranked  # k
+    # a first candidate that is an organisation keeps its place
+    first = [{"id": "post"}, {"id": "club"}]
+    assert organisation_order("Calderwick", "ORG", first, pages.__getitem__, 2) == first
+    halm = [{"id": "street"}, {"id": "works"}]
+    assert [c["id"] for c in organisation_order("Halm", "ORG", halm, pages.__getitem__, 2)] == [
+        "works", "street"]

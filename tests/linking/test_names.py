@@ -267,3 +267,27 @@ def test_a_mention_of_another_part_of_a_linked_name_points_to_it():
         None,  # "Moura" is no other part than the earlier "Moura": equal names never chain
     ]
 
+
+
+def test_round_22_clauses_titles_of_other_conventions_clipped_and_joined_names():
+    page = forms("Sani Ibrahim", "An engineer, son of Ibrahim Sani.")
+    assert unwritten_names("Engr. Sani Ibrahim", page) == set()
+    assert unwritten_names("Alhaji Ibrahim Sani", page) == set()
+    assert unwritten_names("Hon. Ademola Sani", page) == {"ademola"}
+    assert untitled("Senhora Moura") == "Moura" and untitled("Alhaji Sani") == "Sani"
+    historian = forms("Babátúndé Adéwùsì", "A historian of the lagoon.")
+    assert unwritten_names("Professor Tunde Adewusi", historian) == set()  # clipped at the front
+    assert unwritten_names("Professor Tundi Adewusi", historian) == {"tundi"}  # not its end
+    city = forms("Ilé-Ọ̀sà", "A city on the lagoon.")
+    assert "ileosa" in city and unwritten_names("Ileosa", city) == set()
+    assert unwritten_names("Osaile", city) == {"osaile"}  # the title's words in its own order only
+    # a person's page, read for a mention with one name word between the title's first and last
+    # names: a middle name
+    from allennlp_longent.linking.names import unwritten_on_pages
+
+    governor = Entity("g", "Rukayat Ọdúnsì", "The governor of the state.")
+    other = Entity("o", "Ademola Odunsi", "A party chairman.")
+    assert unwritten_on_pages("Alhaja Rukayat Abeni Odunsi", [governor, other]) == [
+        [], ["abeni", "rukayat"]]
+    assert unwritten_on_pages("Abeni Rukayat Odunsi", [governor]) == [["abeni"]]  # not inner
+    assert unwritten_on_pages("Rukayat Abeni", [governor]) == [["abeni"]]  # the last is no name

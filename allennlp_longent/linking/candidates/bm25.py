@@ -18,8 +18,10 @@ Names are written in more than one way, so the index and the queries fold accent
 (``fold_accents``: "Čáhppesjávri" and "Cahppesjavri", "Heimøy" and "Heimoy" are one token), and
 a query word that no page writes (``expand_unknown``) is replaced by the indexed words it is a
 variant of (:func:`variant`): an inflection ("Galdetinden" for the page's "Galdetind", "Ancells"
-for "Ancell's") or a one-letter spelling difference ("Lavvan", "Lavvann"). A word some page writes
-is never expanded, so exact matches rank as before.
+for "Ancell's") or a one-letter spelling difference ("Lavvan", "Lavvann"); failing those, by the
+words it clips at their front (:func:`clipped_front`, "Tunde" for "Babátúndé"); failing those,
+by the two indexed words it writes joined (:func:`joined_split`, "Ileosa" for "Ilé-Ọ̀sà"). A word
+some page writes is never expanded, so exact matches rank as before.
 """
 
 import json
@@ -102,10 +104,26 @@ def variant(token: str, word: str) -> bool:
     return (len(word) >= prefix and word[:prefix] == token[:prefix]) or same_word(token, word)
 
 
+def clipped_front(token: str, word: str) -> bool:
+    """Whether ``token`` is ``word`` with at least two of its first letters dropped, keeping at
+    least four: a name clipped at its front ("tunde" for "babatunde", "bert" for "albert")."""
+    return len(token) >= VARIANT_PREFIX and len(word) >= len(token) + 2 and word.endswith(token)
+
+
+def joined_split(token: str, words: AbstractSet[str]) -> Optional[Tuple[str, str]]:
+    """Two words of ``words``, of three letters or more, that ``token`` writes joined ("ileosa"
+    for "ile" and "osa" of Ilé-Ọ̀sà); the split with the longest first word, or None."""
+    for i in range(len(token) - 3, 2, -1):
+        if token[:i] in words and token[i:] in words:
+            return token[:i], token[i:]
+    return None
+
+
 def known(token: str, words: AbstractSet[str]) -> bool:
-    """Whether ``words`` hold ``token`` or a word it is the :func:`same_word` as."""
+    """Whether ``words`` hold ``token``, a word it is the :func:`same_word` as, or, from five
+    letters, a word it clips at its front (:func:`clipped_front`)."""
     return token in words or (len(token) >= 5 and any(
-        w[:1] == token[:1] and same_word(token, w) for w in words))
+        (w[:1] == token[:1] and same_word(token, w)) or clipped_front(token, w) for w in words))
 
 
 def plain_title(text: str) -> str:
@@ -171,6 +189,7 @@ class BM25CandidateGenerator(CandidateGenerator):
         self._titles: List[str] = []
         self._bm25: Optional[bm25s.BM25] = None
         self._buckets: Optional[Dict[str, List[str]]] = None
+        self._ends: Optional[Dict[str, List[str]]] = None
 
     def config(self) -> dict:
         return {"type": "bm25", "k1": self.k1, "b": self.b, "title_weight": self.title_weight,
@@ -189,16 +208,21 @@ class BM25CandidateGenerator(CandidateGenerator):
             return tokens
         vocabulary = self._bm25.vocab_dict
         if self._buckets is None:
-            self._buckets = defaultdict(list)
+            self._buckets, self._ends = defaultdict(list), defaultdict(list)
             for word in vocabulary:
                 self._buckets[word[:VARIANT_PREFIX]].append(word)
+                self._ends[word[-VARIANT_PREFIX:]].append(word)
         expanded = []
         for token in tokens:
             if token in vocabulary or len(token) < VARIANT_PREFIX:
                 expanded.append(token)
-            else:
-                expanded += sorted(w for w in self._buckets.get(token[:VARIANT_PREFIX], ())
-                                   if variant(token, w))
+                continue
+            found = sorted(w for w in self._buckets.get(token[:VARIANT_PREFIX], ())
+                           if variant(token, w))
+            if not found:
+                found = sorted(w for w in self._ends.get(token[-VARIANT_PREFIX:], ())
+                               if clipped_front(token, w))
+            expanded += found or list(joined_split(token, vocabulary) or ())
         return expanded
 
     def document_ids(self) -> List[str]:
@@ -210,7 +234,7 @@ class BM25CandidateGenerator(CandidateGenerator):
         self._document_ids = list(document_ids)
         self._titles = []
         self._bm25 = None
-        self._buckets = None
+        self._buckets = self._ends = None
         corpus = [self.tokens(text) for text in texts]
         if any(corpus):  # bm25s cannot index a collection without a single token
             self._bm25 = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
@@ -265,7 +289,7 @@ class BM25CandidateGenerator(CandidateGenerator):
         # indexes saved before accents were folded keep their tokens, and so their queries'
         self.fold_accents = ids.get("folded", False)
         self._bm25 = None
-        self._buckets = None
+        self._buckets = self._ends = None
         if ids["indexed"]:
             self._bm25 = bm25s.BM25.load(str(directory), show_progress=False)
             indexed = int(self._bm25.scores["num_docs"])
