@@ -126,12 +126,14 @@ NEITHER_LABELS = PERSON_LABELS | PLACE_LABELS | {"PRODUCT"}
 ARTICLES = frozenset({"the"})
 # "of" in the titles "Battle of Tellau", "Festival de Cinema do Anil", "Ponte da Guarita"
 OF_WORDS = frozenset("of de do da dos das du des di del della".split())
-# words for a kind of place that prose leaves out of a place's name ("the Oast", "Kessen")
+# words for a kind of place that prose leaves out of a place's name ("the Oast", "Kessen"), and
+# the divisions of a country ("Okeodo" for Òkèodò State; round 22)
 PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pond sea ocean bay
     gulf sound strait channel firth estuary harbour harbor island isle islands isles peninsula
     cape headland coast shore beach mount mountain mountains hill hills fell fells range ridge
     peak valley vale dale glen gorge canyon pass forest wood woods moor moors heath marsh fen
-    plain plains desert falls waterfall rio lago lagoa monte serra sierra isla ilha""".split())
+    plain plains desert falls waterfall rio lago lagoa monte serra sierra isla ilha
+    state province county region district municipality prefecture territory""".split())
 PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
 _WORD = re.compile(r"[a-z]+")
 
@@ -200,8 +202,11 @@ def kind(entity: "Entity") -> Optional[str]:
 
 @lru_cache(maxsize=1 << 16)
 def named_with_article(entity: "Entity") -> bool:
-    """The page writes its own bare title after "the" the first time it writes it."""
+    """The page writes its own bare title after "the" the first time it writes it, or the title
+    opens with "the" ("The Indigo House")."""
     title = bare_title(entity.title).lower()
+    if title.split()[:1] and title.split()[0] in ARTICLES:
+        return True
     text = entity.description.lower()
     at = text.find(title) if title else -1
     before = _WORD.findall(text[:at]) if at > 0 and not text[at - 1].isalnum() else []

@@ -481,3 +481,16 @@ def test_organisation_order_puts_the_club_named_after_a_town_first_for_an_org_sp
     halm = [{"id": "street"}, {"id": "works"}]
     assert [c["id"] for c in organisation_order("Halm", "ORG", halm, pages.__getitem__, 2)] == [
         "works", "street"]
+
+
+def test_a_title_that_opens_with_the_is_named_with_its_article():
+    novel = Entity("n", "The Indigo House", "Translator's note. Ilé Aró renders The Indigo House.")
+    assert named_with_article(novel)
+    assert not named_with_article(Entity("p", "Mary Roe", "Mary Roe renders it."))
+
+
+def test_place_order_reads_the_divisions_of_a_country():
+    titles = {"radio": "Òkèodò Broadcasting Service", "state": "Òkèodò State"}
+    ranked = [{"id": "radio"}, {"id": "state"}]
+    assert [c["id"] for c in place_order("Okeodo", "GPE", ranked, titles.get, 2)] == [
+        "state", "radio"]

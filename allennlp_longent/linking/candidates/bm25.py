@@ -166,7 +166,19 @@ def name_match(words: Sequence[str], bare: str, title: str) -> Tuple[float, floa
     equals the candidate's (the first stage's ``overlap`` and ``title_match``, the
     cross-encoder's ``name_features``)."""
     title = bare_title(title)
-    return dice(words, bm25_tokens(title)), float(fold(title) == fold(bare))
+    tokens = bm25_tokens(title)
+    return dice(unjoined(words, tokens), tokens), float(fold(title) == fold(bare))
+
+
+def unjoined(words: Sequence[str], title: Sequence[str]) -> List[str]:
+    """``words`` with each word that writes two of the ``title``'s words joined written apart
+    (:func:`joined_split`: "ileosa" is "ile", "osa" against Ilé-Ọ̀sà)."""
+    known_words = set(title)
+    found: List[str] = []
+    for word in words:
+        split = None if word in known_words else joined_split(word, known_words)
+        found += list(split) if split else [word]
+    return found
 
 
 @CandidateGenerator.register("bm25")
