@@ -313,12 +313,16 @@ def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable
                 k: int) -> List[dict]:
     """For a place span (``PLACE_SPAN_LABELS``) that is no candidate's bare title among the first
     ``k``: the candidates whose bare title is the mention's words and words of ``PLACE_NOUNS``
-    go first, marked ``place_title``; unchanged when none or all of them are such."""
+    go first, marked ``place_title``; unchanged when none or all of them are such. A title whose
+    bracketed qualifier is no place word names another bearer of the name ("Mirren (opera)" is
+    not the bare title of "the Mirren" labelled LOC: Lake Mirren is)."""
     if label not in PLACE_SPAN_LABELS:
         return ranked
     words = _words(mention)
-    titles = [_title_words(title_of(c["id"])) for c in ranked[:k]]
-    if not words or words in titles:
+    full = [title_of(c["id"]) for c in ranked[:k]]
+    titles = [_title_words(title) for title in full]
+    named = [title for title, whole in zip(titles, full) if not _other_bearer(whole)]
+    if not words or words in named:
         return ranked
     place = [set(words) < set(title) and set(title) - set(words) <= PLACE_NOUNS
              for title in titles]
@@ -355,6 +359,13 @@ def organisation_order(mention: str, label: str, ranked: List[dict],
     entities = [entity_of(c["id"]) for c in ranked[:k]]
     flags = [organisation(e) and words <= set(_title_words(e.title)) for e in entities]
     return _regroup(ranked, k, flags, "organisation_title", first=True)
+
+
+def _other_bearer(title: str) -> bool:
+    """A bracketed qualifier that is no place word ("Mirren (opera)", not "Heron Island (Lake
+    Mirren)")."""
+    qualifier = re.search(r"\(([^)]*)\)", title)
+    return bool(qualifier) and not set(_words(qualifier.group(1))) & PLACE_NOUNS
 
 
 def initial_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],

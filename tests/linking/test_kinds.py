@@ -494,3 +494,15 @@ def test_place_order_reads_the_divisions_of_a_country():
     ranked = [{"id": "radio"}, {"id": "state"}]
     assert [c["id"] for c in place_order("Okeodo", "GPE", ranked, titles.get, 2)] == [
         "state", "radio"]
+
+
+def test_place_order_reads_a_title_qualified_by_another_kind_as_another_bearer():
+    titles = {"opera": "Mirren (opera)", "lake": "Lake Mirren",
+              "isle": "Heron Island (Lake Mirren)"}
+    ranked = [{"id": "opera"}, {"id": "lake"}]
+    assert [c["id"] for c in place_order("the Mirren", "LOC", ranked, titles.get, 2)] == [
+        "lake", "opera"]
+    assert place_order("the Mirren", "WORK_OF_ART", ranked, titles.get, 2) == ranked
+    # a place qualifier names the place itself: the island's bare title is its name
+    isles = [{"id": "lake"}, {"id": "isle"}]
+    assert place_order("Heron Island", "LOC", isles, titles.get, 2) == isles
