@@ -69,7 +69,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
-from allennlp_longent.linking.candidates.bm25 import bare_title, fold
+from allennlp_longent.linking.candidates.bm25 import bare_title, clipped_front, fold
 from allennlp_longent.linking.definitions import (
     PERSON,
     SENTENCE_END,
@@ -442,7 +442,8 @@ def title_head(title: str) -> Tuple[str, ...]:
 def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
                k: int) -> List[dict]:
     """For a common-noun span (:func:`common_noun`): the candidates among the first ``k`` whose
-    :func:`kind_nouns` hold its head noun (or the head without a plural "s" or "es") go first,
+    :func:`kind_nouns` hold its head noun (or the head without a plural "s" or "es"), alone or
+    ending a compound (:func:`_holds_noun`), go first,
     marked ``kind_noun``; unchanged when none or all of them do."""
     head = common_noun(mention)
     if head is None:
@@ -450,8 +451,14 @@ def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Ent
     heads = {head}
     if head.endswith("s") and len(head) > 3:
         heads |= {head[:-1], head[:-2]} if head.endswith("es") else {head[:-1]}
-    flags = [bool(heads & kind_nouns(entity_of(c["id"]))) for c in ranked[:k]]
+    flags = [_holds_noun(heads, kind_nouns(entity_of(c["id"]))) for c in ranked[:k]]
     return _regroup(ranked, k, flags, "kind_noun", first=True)
+
+
+def _holds_noun(heads: set, nouns: frozenset) -> bool:
+    """``nouns`` hold one of ``heads``, or a compound that ends with it ("the works" for a
+    glassworks, "the yard" for a shipyard: :func:`clipped_front`)."""
+    return bool(heads & nouns) or any(clipped_front(h, n) for h in heads for n in nouns)
 
 
 @lru_cache(maxsize=1 << 16)

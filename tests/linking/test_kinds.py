@@ -506,3 +506,16 @@ def test_place_order_reads_a_title_qualified_by_another_kind_as_another_bearer()
     # a place qualifier names the place itself: the island's bare title is its name
     isles = [{"id": "lake"}, {"id": "isle"}]
     assert place_order("Heron Island", "LOC", isles, titles.get, 2) == isles
+
+
+def test_noun_order_reads_a_compound_that_ends_with_the_noun():
+    from allennlp_longent.linking.kinds import noun_order
+
+    pages = {e.id: e for e in [
+        Entity("g", "Halm Glassworks", "Halm Glassworks was a glassworks on the lake."),
+        Entity("s", "Haverau (steamer)", "The Haverau is a paddle steamer."),
+        Entity("w", "Works Canal", "A canal."),
+    ]}
+    ranked = [{"id": "s"}, {"id": "g"}]
+    assert [c["id"] for c in noun_order("the works", ranked, pages.get, 2)] == ["g", "s"]
+    assert noun_order("the mill", ranked, pages.get, 2) == ranked  # no page holds it
