@@ -39,32 +39,6 @@ else
   echo "already at $LONGENT_DEMO_MODEL"
 fi
 
-# Step 3's training data that needs no first stage is written meanwhile, in the background
-# (round 22: step 2 leaves a core idle; ~1 min less wall time): the generated worlds, and real
-# prose, Re-DocRED documents as worlds in a folder of their own, appended after step 3 has
-# listed the first stage's candidates of the generated worlds
-worlds="${LONGENT_EXTRA_WORLDS:-12}"
-export LONGENT_DEMO_EXTRA="$run/extra_worlds"
-prose_worlds="$run/prose_worlds"
-rm -rf "$LONGENT_DEMO_EXTRA" "$prose_worlds"  # the prose is appended: nothing stale may stay
-trap 'kill $(jobs -p) 2>/dev/null || true' EXIT  # a failed step leaves no writer behind
-"$bin/python" scripts/demo_data/make_zeshel_demo.py --extra-worlds "$worlds" \
-  --out "$LONGENT_DEMO_EXTRA" >"$run/extra_worlds.log" 2>&1 &
-generated=$!
-# real prose beside them (round 13): Re-DocRED documents as worlds, once with each entity's own
-# name and once with every candidate renamed to the gold's (only what a page says decides);
-# with the ranker's wide part for names (round 15, LONGENT_NAME_FEATURES) it reads such prose and
-# the free-text dev sets in all three seeds tried (docs/linking.md, "A wide part for names")
-prose="${LONGENT_PROSE_DATA-../shared/data/re-docred/dev_revised.json}"
-prose_pid=
-if [ "$prose" != none ] && [ -f "$prose" ]; then
-  for kind in "" --shared-name; do
-    "$bin/python" scripts/demo_data/docred_linking_worlds.py "$prose" "$prose_worlds" \
-      --docs 0 "${LONGENT_PROSE_DOCS:-450}" --candidates 4 $kind | sed "s/^/  ${kind:-plain}: /"
-  done >"$run/prose_worlds.log" 2>&1 &
-  prose_pid=$!
-fi
-
 echo "== 2/7 first stage: BM25 re-scored by context evidence, fitted on the training worlds"
 "$bin/allennlp" train training_configs/linking/first_stage.jsonnet -s "$run/first_stage" -f \
   "${pkg[@]}" >"$run/first_stage.log" 2>&1 || { tail -n 20 "$run/first_stage.log" >&2; exit 1; }
@@ -77,28 +51,33 @@ print(f"  fitted on {m['training_mentions']} training mentions: @1 {m['training_
 print(f"  validation: @1 {m['validation_first_stage_right']:.0f} against BM25's "
       f"{m['validation_retrieval_right']:.0f} of {m['validation_mentions']:.0f}")
 PY
-"$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$data" \
+# the re-ranker's validation reads the first stage's candidates of frost_fjords; step 5 ranks
+# the test world inside the archive (round 22: the train and test splits here cost ~55 s)
+"$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$data" --splits val \
   --output-dir "$LONGENT_DEMO_CANDIDATES" --overwrite | sed 's/^/  /'
 
+worlds="${LONGENT_EXTRA_WORLDS:-12}"
 echo "== 3/7 train the cross-encoder on $worlds generated worlds and Re-DocRED prose, validate on frost_fjords (log: $run/train.log)"
-wait "$generated" || { tail -n 20 "$run/extra_worlds.log" >&2; exit 1; }
-sed 's/^/  /' "$run/extra_worlds.log"
+export LONGENT_DEMO_EXTRA="$run/extra_worlds"
+rm -rf "$LONGENT_DEMO_EXTRA"  # the prose below is appended: a failed run's files may not stay
+"$bin/python" scripts/demo_data/make_zeshel_demo.py --extra-worlds "$worlds" \
+  --out "$LONGENT_DEMO_EXTRA" | sed 's/^/  /'
 # the negatives the cross-encoder will be asked to separate: the first stage's top candidates
 # of the generated worlds (own page included where the first stage leaves it), not BM25's
 "$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$LONGENT_DEMO_EXTRA" \
   --splits train --output-dir "$LONGENT_DEMO_EXTRA/first_stage_candidates" --overwrite | sed 's/^/  /'
+# real prose beside them (round 13): Re-DocRED documents as worlds, once with each entity's own
+# name and once with every candidate renamed to the gold's (only what a page says decides);
+# with the ranker's wide part for names (round 15, LONGENT_NAME_FEATURES) it reads such prose and
+# the free-text dev sets in all three seeds tried (docs/linking.md, "A wide part for names")
+prose="${LONGENT_PROSE_DATA-../shared/data/re-docred/dev_revised.json}"
 if [ "$prose" = none ]; then
   echo "  LONGENT_PROSE_DATA=none: the re-ranker trains on the generated worlds alone"
-elif [ -n "$prose_pid" ]; then
-  wait "$prose_pid" || { tail -n 20 "$run/prose_worlds.log" >&2; exit 1; }
-  cat "$run/prose_worlds.log"
-  # appended in the order the generated worlds, plain, --shared-name: the files a sequential
-  # run writes, so the batches are the same
-  for split in mentions first_stage_candidates; do
-    cat "$prose_worlds/$split/train.json" >>"$LONGENT_DEMO_EXTRA/$split/train.json"
+elif [ -f "$prose" ]; then
+  for kind in "" --shared-name; do
+    "$bin/python" scripts/demo_data/docred_linking_worlds.py "$prose" "$LONGENT_DEMO_EXTRA" \
+      --docs 0 "${LONGENT_PROSE_DOCS:-450}" --candidates 4 $kind | sed "s/^/  ${kind:-plain}: /"
   done
-  find "$prose_worlds/documents" -name '*.json' -exec mv -t "$LONGENT_DEMO_EXTRA/documents/" {} +
-  rm -rf "$prose_worlds"
 else
   echo "  WARNING: no Re-DocRED file at $prose (LONGENT_PROSE_DATA): the re-ranker trains on the" \
     "generated worlds alone, without real prose (LONGENT_PROSE_DATA=none says so on purpose)" >&2

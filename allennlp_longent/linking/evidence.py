@@ -125,6 +125,7 @@ def description_sentences(text: str, title: str = "") -> List[str]:
 
 
 @lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 16)
 def page_words(entity: "Entity") -> FrozenSet[str]:
     """D_i of the module docstring: the content words of an entity's title and description."""
     return frozenset(bm25_tokens(f"{entity.title} {entity.description}"))

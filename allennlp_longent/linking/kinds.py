@@ -69,7 +69,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
-from allennlp_longent.linking.candidates.bm25 import bare_title, fold
+from allennlp_longent.linking.candidates.bm25 import bare_title, clipped_front, fold
 from allennlp_longent.linking.definitions import (
     PERSON,
     SENTENCE_END,
@@ -126,12 +126,14 @@ NEITHER_LABELS = PERSON_LABELS | PLACE_LABELS | {"PRODUCT"}
 ARTICLES = frozenset({"the"})
 # "of" in the titles "Battle of Tellau", "Festival de Cinema do Anil", "Ponte da Guarita"
 OF_WORDS = frozenset("of de do da dos das du des di del della".split())
-# words for a kind of place that prose leaves out of a place's name ("the Oast", "Kessen")
+# words for a kind of place that prose leaves out of a place's name ("the Oast", "Kessen"), and
+# the divisions of a country ("Okeodo" for Òkèodò State; round 22)
 PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pond sea ocean bay
     gulf sound strait channel firth estuary harbour harbor island isle islands isles peninsula
     cape headland coast shore beach mount mountain mountains hill hills fell fells range ridge
     peak valley vale dale glen gorge canyon pass forest wood woods moor moors heath marsh fen
-    plain plains desert falls waterfall rio lago lagoa monte serra sierra isla ilha""".split())
+    plain plains desert falls waterfall rio lago lagoa monte serra sierra isla ilha
+    state province county region district municipality prefecture territory""".split())
 PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
 _WORD = re.compile(r"[a-z]+")
 
@@ -200,8 +202,11 @@ def kind(entity: "Entity") -> Optional[str]:
 
 @lru_cache(maxsize=1 << 16)
 def named_with_article(entity: "Entity") -> bool:
-    """The page writes its own bare title after "the" the first time it writes it."""
+    """The page writes its own bare title after "the" the first time it writes it, or the title
+    opens with "the" ("The Indigo House")."""
     title = bare_title(entity.title).lower()
+    if title.split()[:1] and title.split()[0] in ARTICLES:
+        return True
     text = entity.description.lower()
     at = text.find(title) if title else -1
     before = _WORD.findall(text[:at]) if at > 0 and not text[at - 1].isalnum() else []
@@ -308,12 +313,16 @@ def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable
                 k: int) -> List[dict]:
     """For a place span (``PLACE_SPAN_LABELS``) that is no candidate's bare title among the first
     ``k``: the candidates whose bare title is the mention's words and words of ``PLACE_NOUNS``
-    go first, marked ``place_title``; unchanged when none or all of them are such."""
+    go first, marked ``place_title``; unchanged when none or all of them are such. A title whose
+    bracketed qualifier is no place word names another bearer of the name ("Mirren (opera)" is
+    not the bare title of "the Mirren" labelled LOC: Lake Mirren is)."""
     if label not in PLACE_SPAN_LABELS:
         return ranked
     words = _words(mention)
-    titles = [_title_words(title_of(c["id"])) for c in ranked[:k]]
-    if not words or words in titles:
+    full = [title_of(c["id"]) for c in ranked[:k]]
+    titles = [_title_words(title) for title in full]
+    named = [title for title, whole in zip(titles, full) if not _other_bearer(whole)]
+    if not words or words in named:
         return ranked
     place = [set(words) < set(title) and set(title) - set(words) <= PLACE_NOUNS
              for title in titles]
@@ -350,6 +359,13 @@ def organisation_order(mention: str, label: str, ranked: List[dict],
     entities = [entity_of(c["id"]) for c in ranked[:k]]
     flags = [organisation(e) and words <= set(_title_words(e.title)) for e in entities]
     return _regroup(ranked, k, flags, "organisation_title", first=True)
+
+
+def _other_bearer(title: str) -> bool:
+    """A bracketed qualifier that is no place word ("Mirren (opera)", not "Heron Island (Lake
+    Mirren)")."""
+    qualifier = re.search(r"\(([^)]*)\)", title)
+    return bool(qualifier) and not set(_words(qualifier.group(1))) & PLACE_NOUNS
 
 
 def initial_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],
@@ -426,7 +442,8 @@ def title_head(title: str) -> Tuple[str, ...]:
 def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
                k: int) -> List[dict]:
     """For a common-noun span (:func:`common_noun`): the candidates among the first ``k`` whose
-    :func:`kind_nouns` hold its head noun (or the head without a plural "s" or "es") go first,
+    :func:`kind_nouns` hold its head noun (or the head without a plural "s" or "es"), alone or
+    ending a compound (:func:`_holds_noun`), go first,
     marked ``kind_noun``; unchanged when none or all of them do."""
     head = common_noun(mention)
     if head is None:
@@ -434,8 +451,14 @@ def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Ent
     heads = {head}
     if head.endswith("s") and len(head) > 3:
         heads |= {head[:-1], head[:-2]} if head.endswith("es") else {head[:-1]}
-    flags = [bool(heads & kind_nouns(entity_of(c["id"]))) for c in ranked[:k]]
+    flags = [_holds_noun(heads, kind_nouns(entity_of(c["id"]))) for c in ranked[:k]]
     return _regroup(ranked, k, flags, "kind_noun", first=True)
+
+
+def _holds_noun(heads: set, nouns: frozenset) -> bool:
+    """``nouns`` hold one of ``heads``, or a compound that ends with it ("the works" for a
+    glassworks, "the yard" for a shipyard: :func:`clipped_front`)."""
+    return bool(heads & nouns) or any(clipped_front(h, n) for h in heads for n in nouns)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -258,3 +258,13 @@ def test_an_unknown_word_takes_the_words_it_clips_then_the_words_it_joins():
     # a prefix variant comes first: "tunbridges" is "tunbridge", never split or clipped
     assert generator._query_tokens("Tunbridges") == ["tunbridge"]
     assert generator._query_tokens("Zyrtek") == []  # nothing to take: no candidates
+
+
+def test_a_word_written_joined_counts_as_the_title_s_two_words():
+    from allennlp_longent.linking.candidates.bm25 import name_match, unjoined
+
+    assert unjoined(["ileosa", "city"], ["ile", "osa"]) == ["ile", "osa", "city"]
+    assert unjoined(["ile"], ["ile", "osa"]) == ["ile"]
+    assert name_match(["ileosa"], "Ileosa", "Ilé-Ọ̀sà") == (1.0, 0.0)
+    assert name_match(["osaile"], "Osaile", "Ilé-Ọ̀sà") == (1.0, 0.0)  # as a bag of words
+    assert name_match(["ilesa"], "Ilesa", "Ilé-Ọ̀sà") == (0.0, 0.0)  # "sa" is no title word

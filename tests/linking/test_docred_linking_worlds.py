@@ -90,8 +90,7 @@ def test_shared_name_renames_every_other_candidate_to_the_gold_and_swaps_their_m
 
 
 def test_both_kinds_of_world_share_the_folder_the_main_job_trains_on(tmp_path):
-    """main_job.sh appends plain and --shared-name worlds to the generated ones (written apart,
-    then appended after the generated worlds' first-stage candidates are listed); neither kind
+    """main_job.sh appends plain and --shared-name worlds to the generated ones; neither kind
     overwrites the other, and every listed candidate is a page of its mention's world."""
     import json
     import subprocess
@@ -117,11 +116,4 @@ def test_both_kinds_of_world_share_the_folder_the_main_job_trains_on(tmp_path):
         assert mention["context_document_id"] in pages
     main_job = (REPO_ROOT / "scripts/main_job.sh").read_text()
     assert 'for kind in "" --shared-name; do' in main_job
-    # written apart while step 2 runs, appended once the generated worlds' candidates are listed
-    assert 'docred_linking_worlds.py "$prose" "$prose_worlds"' in main_job
-    listed = main_job.index(
-        '--splits train --output-dir "$LONGENT_DEMO_EXTRA/first_stage_candidates"')
-    appended = main_job.index(
-        'cat "$prose_worlds/$split/train.json" >>"$LONGENT_DEMO_EXTRA/$split/train.json"')
-    assert listed < appended < main_job.index("demo_minilm_extra.jsonnet -s")
-    assert "for split in mentions first_stage_candidates; do" in main_job
+    assert 'docred_linking_worlds.py "$prose" "$LONGENT_DEMO_EXTRA"' in main_job

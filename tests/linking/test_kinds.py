@@ -481,3 +481,41 @@ def test_organisation_order_puts_the_club_named_after_a_town_first_for_an_org_sp
     halm = [{"id": "street"}, {"id": "works"}]
     assert [c["id"] for c in organisation_order("Halm", "ORG", halm, pages.__getitem__, 2)] == [
         "works", "street"]
+
+
+def test_a_title_that_opens_with_the_is_named_with_its_article():
+    novel = Entity("n", "The Indigo House", "Translator's note. Ilé Aró renders The Indigo House.")
+    assert named_with_article(novel)
+    assert not named_with_article(Entity("p", "Mary Roe", "Mary Roe renders it."))
+
+
+def test_place_order_reads_the_divisions_of_a_country():
+    titles = {"radio": "Òkèodò Broadcasting Service", "state": "Òkèodò State"}
+    ranked = [{"id": "radio"}, {"id": "state"}]
+    assert [c["id"] for c in place_order("Okeodo", "GPE", ranked, titles.get, 2)] == [
+        "state", "radio"]
+
+
+def test_place_order_reads_a_title_qualified_by_another_kind_as_another_bearer():
+    titles = {"opera": "Mirren (opera)", "lake": "Lake Mirren",
+              "isle": "Heron Island (Lake Mirren)"}
+    ranked = [{"id": "opera"}, {"id": "lake"}]
+    assert [c["id"] for c in place_order("the Mirren", "LOC", ranked, titles.get, 2)] == [
+        "lake", "opera"]
+    assert place_order("the Mirren", "WORK_OF_ART", ranked, titles.get, 2) == ranked
+    # a place qualifier names the place itself: the island's bare title is its name
+    isles = [{"id": "lake"}, {"id": "isle"}]
+    assert place_order("Heron Island", "LOC", isles, titles.get, 2) == isles
+
+
+def test_noun_order_reads_a_compound_that_ends_with_the_noun():
+    from allennlp_longent.linking.kinds import noun_order
+
+    pages = {e.id: e for e in [
+        Entity("g", "Halm Glassworks", "Halm Glassworks was a glassworks on the lake."),
+        Entity("s", "Haverau (steamer)", "The Haverau is a paddle steamer."),
+        Entity("w", "Works Canal", "A canal."),
+    ]}
+    ranked = [{"id": "s"}, {"id": "g"}]
+    assert [c["id"] for c in noun_order("the works", ranked, pages.get, 2)] == ["g", "s"]
+    assert noun_order("the mill", ranked, pages.get, 2) == ranked  # no page holds it

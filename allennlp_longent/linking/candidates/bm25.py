@@ -29,8 +29,9 @@ import logging
 import re
 import unicodedata
 from collections import defaultdict
+from functools import lru_cache
 from pathlib import Path
-from typing import AbstractSet, Dict, List, Optional, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import bm25s
 import numpy as np
@@ -122,8 +123,27 @@ def joined_split(token: str, words: AbstractSet[str]) -> Optional[Tuple[str, str
 def known(token: str, words: AbstractSet[str]) -> bool:
     """Whether ``words`` hold ``token``, a word it is the :func:`same_word` as, or, from five
     letters, a word it clips at its front (:func:`clipped_front`)."""
-    return token in words or (len(token) >= 5 and any(
-        (w[:1] == token[:1] and same_word(token, w)) or clipped_front(token, w) for w in words))
+    if token in words:
+        return True
+    if len(token) < 5:
+        return False
+    if any(w[:1] == token[:1] and same_word(token, w) for w in words):
+        return True
+    ends = _cached_ends(words) if isinstance(words, frozenset) else _word_ends(words)
+    return any(clipped_front(token, w) for w in ends.get(token[-VARIANT_PREFIX:], ()))
+
+
+def _word_ends(words: AbstractSet[str]) -> Dict[str, List[str]]:
+    """``words`` by their last ``VARIANT_PREFIX`` letters: where a clipped name is looked up."""
+    ends: Dict[str, List[str]] = defaultdict(list)
+    for word in words:
+        ends[word[-VARIANT_PREFIX:]].append(word)
+    return ends
+
+
+@lru_cache(maxsize=1 << 12)
+def _cached_ends(words: FrozenSet[str]) -> Dict[str, List[str]]:
+    return _word_ends(words)
 
 
 def plain_title(text: str) -> str:
@@ -166,7 +186,19 @@ def name_match(words: Sequence[str], bare: str, title: str) -> Tuple[float, floa
     equals the candidate's (the first stage's ``overlap`` and ``title_match``, the
     cross-encoder's ``name_features``)."""
     title = bare_title(title)
-    return dice(words, bm25_tokens(title)), float(fold(title) == fold(bare))
+    tokens = bm25_tokens(title)
+    return dice(unjoined(words, tokens), tokens), float(fold(title) == fold(bare))
+
+
+def unjoined(words: Sequence[str], title: Sequence[str]) -> List[str]:
+    """``words`` with each word that writes two of the ``title``'s words joined written apart
+    (:func:`joined_split`: "ileosa" is "ile", "osa" against Ilé-Ọ̀sà)."""
+    known_words = set(title)
+    found: List[str] = []
+    for word in words:
+        split = None if word in known_words else joined_split(word, known_words)
+        found += list(split) if split else [word]
+    return found
 
 
 @CandidateGenerator.register("bm25")
