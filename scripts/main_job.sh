@@ -51,9 +51,9 @@ print(f"  fitted on {m['training_mentions']} training mentions: @1 {m['training_
 print(f"  validation: @1 {m['validation_first_stage_right']:.0f} against BM25's "
       f"{m['validation_retrieval_right']:.0f} of {m['validation_mentions']:.0f}")
 PY
-# the re-ranker's validation reads the first stage's candidates of frost_fjords; step 5 ranks
-# the test world inside the archive (round 22: the train and test splits here cost ~55 s)
-"$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$data" --splits val \
+# what step 3's config reads: frost_fjords for validation and the test world, which `allennlp
+# train` reads though it does not evaluate on it; not the demo's training worlds (round 22: ~40 s)
+"$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$data" --splits val test \
   --output-dir "$LONGENT_DEMO_CANDIDATES" --overwrite | sed 's/^/  /'
 
 worlds="${LONGENT_EXTRA_WORLDS:-12}"
