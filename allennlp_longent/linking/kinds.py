@@ -30,7 +30,9 @@ other one after the others.
 
 A place span also prefers, when no candidate's title is its name, a candidate whose title is its
 name with a word for a kind of place ("the Oast" is the River Oast, not the Great Oast Flood):
-``place_order``.
+``place_order``. An ORG span whose first candidate is no organisation prefers the organisations
+whose title writes it ("Calderwick" beat Harrowfield: Calderwick RFC, not the town):
+``organisation_order`` (round 22, chosen on the free-text dev sets).
 
 A mention that is the bare title of exactly one of the first ``k`` puts it first, read with a
 street abbreviation written out ("Pellow St." is Pellow Street; a first "St" is a saint):
@@ -205,7 +207,7 @@ def named_with_article(entity: "Entity") -> bool:
     """The page writes its own bare title after "the" the first time it writes it, or the title
     opens with "the" ("The Indigo House")."""
     title = bare_title(entity.title).lower()
-    if title.split()[:1] and title.split()[0] in ARTICLES:
+    if title.split()[:1] and title.split()[0] in ARTICLES:  # "The Indigo House"
         return True
     text = entity.description.lower()
     at = text.find(title) if title else -1
@@ -443,8 +445,8 @@ def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Ent
                k: int) -> List[dict]:
     """For a common-noun span (:func:`common_noun`): the candidates among the first ``k`` whose
     :func:`kind_nouns` hold its head noun (or the head without a plural "s" or "es"), alone or
-    ending a compound (:func:`_holds_noun`), go first,
-    marked ``kind_noun``; unchanged when none or all of them do."""
+    ending a compound (:func:`_holds_noun`), go first, marked ``kind_noun``; unchanged when none
+    or all of them do."""
     head = common_noun(mention)
     if head is None:
         return ranked

@@ -240,10 +240,9 @@ class BM25CandidateGenerator(CandidateGenerator):
             return tokens
         vocabulary = self._bm25.vocab_dict
         if self._buckets is None:
-            self._buckets, self._ends = defaultdict(list), defaultdict(list)
+            self._buckets, self._ends = defaultdict(list), _word_ends(vocabulary.keys())
             for word in vocabulary:
                 self._buckets[word[:VARIANT_PREFIX]].append(word)
-                self._ends[word[-VARIANT_PREFIX:]].append(word)
         expanded = []
         for token in tokens:
             if token in vocabulary or len(token) < VARIANT_PREFIX:
