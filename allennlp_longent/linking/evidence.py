@@ -61,7 +61,13 @@ from typing import (
 
 import numpy as np
 
-from allennlp_longent.linking.candidates.bm25 import bare_title, bm25_tokens, known, name_match
+from allennlp_longent.linking.candidates.bm25 import (
+    bare_title,
+    bm25_tokens,
+    known,
+    name_match,
+    qualifier_words,
+)
 from allennlp_longent.linking.candidates.generator import MentionQuery
 from allennlp_longent.linking.names import untitled
 
@@ -125,7 +131,6 @@ def description_sentences(text: str, title: str = "") -> List[str]:
 
 
 @lru_cache(maxsize=1 << 16)
-@lru_cache(maxsize=1 << 16)
 def page_words(entity: "Entity") -> FrozenSet[str]:
     """D_i of the module docstring: the content words of an entity's title and description."""
     return frozenset(bm25_tokens(f"{entity.title} {entity.description}"))
@@ -146,13 +151,6 @@ def window_words(words: Sequence[str], start: int, end: int, window: int
         if inside and words[i][:1].isupper():
             names.update(tokens)
     return context, names
-
-
-def qualifier_words(title: str) -> Set[str]:
-    """Content words of a trailing ``(qualifier)`` of a title; empty without one."""
-    plain = " ".join(title.lower().split())
-    bare = bare_title(title)
-    return set(bm25_tokens(plain[len(bare):])) if bare != plain else set()
 
 
 def weighted_share(words: Set[str], pages: Sequence[AbstractSet[str]]) -> np.ndarray:

@@ -71,7 +71,12 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
-from allennlp_longent.linking.candidates.bm25 import bare_title, clipped_front, fold
+from allennlp_longent.linking.candidates.bm25 import (
+    bare_title,
+    clips,
+    fold,
+    qualifier_words,
+)
 from allennlp_longent.linking.definitions import (
     PERSON,
     SENTENCE_END,
@@ -207,7 +212,7 @@ def named_with_article(entity: "Entity") -> bool:
     """The page writes its own bare title after "the" the first time it writes it, or the title
     opens with "the" ("The Indigo House")."""
     title = bare_title(entity.title).lower()
-    if title.split()[:1] and title.split()[0] in ARTICLES:  # "The Indigo House"
+    if title.split(" ", 1)[0] in ARTICLES:  # "The Indigo House"
         return True
     text = entity.description.lower()
     at = text.find(title) if title else -1
@@ -366,8 +371,8 @@ def organisation_order(mention: str, label: str, ranked: List[dict],
 def _other_bearer(title: str) -> bool:
     """A bracketed qualifier that is no place word ("Mirren (opera)", not "Heron Island (Lake
     Mirren)")."""
-    qualifier = re.search(r"\(([^)]*)\)", title)
-    return bool(qualifier) and not set(_words(qualifier.group(1))) & PLACE_NOUNS
+    qualifier = qualifier_words(title)
+    return bool(qualifier) and not qualifier & PLACE_NOUNS
 
 
 def initial_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],
@@ -459,8 +464,8 @@ def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Ent
 
 def _holds_noun(heads: set, nouns: frozenset) -> bool:
     """``nouns`` hold one of ``heads``, or a compound that ends with it ("the works" for a
-    glassworks, "the yard" for a shipyard: :func:`clipped_front`)."""
-    return bool(heads & nouns) or any(clipped_front(h, n) for h in heads for n in nouns)
+    glassworks, "the yard" for a shipyard: :func:`clips`)."""
+    return bool(heads & nouns) or any(clips(h, nouns) for h in heads)
 
 
 @lru_cache(maxsize=1 << 16)

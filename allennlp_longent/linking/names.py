@@ -58,7 +58,7 @@ from typing import (
 from allennlp_longent.linking.candidates.bm25 import (
     bare_title,
     bm25_tokens,
-    clipped_front,
+    clips,
     fold,
     same_word,
     variant,
@@ -106,10 +106,10 @@ def page_forms(entity: "Entity") -> FrozenSet[str]:
     text = f"{entity.title}. {entity.description}"
     runs = {a for run in _RUN.findall(text) if len(run.split()) > 1 for a in initials(run)}
     dotted = {fold(d.replace(".", "")) for d in _DOTTED.findall(text)}
-    title = bm25_tokens(bare_title(entity.title))
+    bare = bare_title(entity.title)
+    title = bm25_tokens(bare)
     joined = {a + b for a, b in zip(title, title[1:])}  # "Ileosa" for Ilé-Ọ̀sà
-    return (frozenset(bm25_tokens(text)) | runs | dotted | joined
-            | initials(bare_title(entity.title)))
+    return frozenset(bm25_tokens(text)) | runs | dotted | joined | initials(bare)
 
 
 def _in_order(short: str, word: str) -> bool:
@@ -121,8 +121,8 @@ def written(token: str, forms: AbstractSet[str], abbreviated: bool = False) -> b
     """Whether ``forms`` write the name word ``token`` (the clauses of the module docstring)."""
     if token in forms:
         return True
-    return any(variant(token, form) or clipped_front(token, form)
-               or (abbreviated and _in_order(token, form)) for form in forms)
+    return any(variant(token, form) or (abbreviated and _in_order(token, form))
+               for form in forms) or clips(token, forms)
 
 
 def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
@@ -265,7 +265,7 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
 def _middle_names(words: Sequence[Tuple[str, bool]], title: str) -> Set[str]:
     """The inner name words of a mention whose first and last name words are those of a title of
     two name words or more: middle names ("Rukayat Abeni Odunsi" for Rukayat Ọdúnsì)."""
-    named = [t for t, _ in name_words(bare_title(title).title())]
+    named = title_names(title)
     if len(words) < 3 or len(named) < 2:
         return set()
     ends = ((words[0][0], named[0]), (words[-1][0], named[-1]))
@@ -314,7 +314,13 @@ def _other_part(own: FrozenSet[str], other: FrozenSet[str], title: Optional[str]
 
 def title_name_words(title: str) -> FrozenSet[str]:
     """The name words (:func:`name_words`) of a bare title, read as capitalised."""
-    return frozenset(t for t, _ in name_words(bare_title(title).title()))
+    return frozenset(title_names(title))
+
+
+@lru_cache(maxsize=1 << 16)
+def title_names(title: str) -> Tuple[str, ...]:
+    """:func:`title_name_words` in the title's order."""
+    return tuple(t for t, _ in name_words(bare_title(title).title()))
 
 
 # Abbreviated names. A mention written short ("SC Itaquara", "Haverau RC", "UiSk", "R.H.", "TF",

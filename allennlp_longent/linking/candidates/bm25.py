@@ -31,7 +31,7 @@ import unicodedata
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
-from typing import AbstractSet, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import bm25s
 import numpy as np
@@ -127,10 +127,20 @@ def known(token: str, words: AbstractSet[str]) -> bool:
         return True
     if len(token) < 5:
         return False
-    if any(w[:1] == token[:1] and same_word(token, w) for w in words):
-        return True
+    return any(w[:1] == token[:1] and same_word(token, w) for w in words) or clips(token, words)
+
+
+def clips(token: str, words: AbstractSet[str]) -> bool:
+    """Whether ``token`` clips one of ``words`` at its front (:func:`clipped_front`), looked up
+    among the words that end with its last letters (per frozen set, cached: pages are read for
+    every candidate of every mention)."""
     ends = _cached_ends(words) if isinstance(words, frozenset) else _word_ends(words)
-    return any(clipped_front(token, w) for w in ends.get(token[-VARIANT_PREFIX:], ()))
+    return bool(_clipped(token, ends))
+
+
+def _clipped(token: str, ends: Dict[str, List[str]]) -> List[str]:
+    """The words of ``ends`` (:func:`_word_ends`) that ``token`` clips at their front, sorted."""
+    return sorted(w for w in ends.get(token[-VARIANT_PREFIX:], ()) if clipped_front(token, w))
 
 
 def _word_ends(words: AbstractSet[str]) -> Dict[str, List[str]]:
@@ -157,6 +167,13 @@ def bare_title(text: str) -> str:
     if text.endswith(")") and " (" in text:
         text = text[: text.rindex(" (")]
     return text
+
+
+def qualifier_words(title: str) -> Set[str]:
+    """Content words of a trailing ``(qualifier)`` of a title; empty without one."""
+    plain = plain_title(title)
+    bare = bare_title(title)
+    return set(bm25_tokens(plain[len(bare):])) if bare != plain else set()
 
 
 def title_tier(mention: str, title: str) -> int:
@@ -251,8 +268,7 @@ class BM25CandidateGenerator(CandidateGenerator):
             found = sorted(w for w in self._buckets.get(token[:VARIANT_PREFIX], ())
                            if variant(token, w))
             if not found:
-                found = sorted(w for w in self._ends.get(token[-VARIANT_PREFIX:], ())
-                               if clipped_front(token, w))
+                found = _clipped(token, self._ends)
             expanded += found or list(joined_split(token, vocabulary) or ())
         return expanded
 
