@@ -67,7 +67,23 @@ PERSON_NOUNS = frozenset("""man woman boy girl child son daughter wife husband w
     admiral ruler emperor empress chief chieftain leader unionist activist campaigner
     philanthropist inventor industrialist entrepreneur businessman businesswoman designer
     photographer decoyman flamecaller ranger healer wizard witch sorcerer warrior mercenary
-    smuggler pirate bard harbourmaster""".split())
+    smuggler pirate bard harbourmaster executive director manager chef cook tailor driver pilot
+    imam pastor vicar rector chaplain rabbi swami guru sage yogi monarch oba emir sultan maharaja
+    raja rani maharani nawab chancellor councillor secretary treasurer administrator official
+    servant maid butler researcher lecturer student pupil graduate worker labourer laborer docker
+    welder fisherwoman entertainer heir heiress patriarch matriarch grandmother grandfather aunt
+    uncle nephew niece cousin magnate tycoon socialite influencer rapper drummer broadcaster
+    commentator newsreader critic playwright dramatist screenwriter filmmaker cinematographer
+    cricketer batsman batter bowler wicketkeeper umpire referee swimmer runner sprinter wrestler
+    grandmaster champion lyricist principal dean registrar magistrate advocate barrister
+    solicitor attorney notary inspector constable sergeant detective policeman policewoman
+    firefighter fireman landowner landlord landlady commissioner legislator premier ceo
+    chairperson spokesperson spokesman spokeswoman congressman congresswoman diplomat ambassador
+    consul envoy hero heroine villain protagonist character bride groom prophet apostle martyr
+    preacher missionary deacon cardinal pope archbishop friar curate elder shaman paramedic
+    veterinarian mountaineer diver navigator skipper boatman ferryman raftsman lumberjack trapper
+    hunter herder shepherd shepherdess rancher gardener illustrator animator translator librarian
+    co-founder cofounder heir-apparent""".split())
 # heads that define an organisation, a building, a place or an object: never a person
 THING_NOUNS = frozenset("""company firm corporation business bank brewery distillery mill works
     factory plant shop store market inn pub tavern hotel restaurant cafe club team party union
@@ -81,7 +97,14 @@ THING_NOUNS = frozenset("""company firm corporation business bank brewery distil
     dungeon vault vaults castle fortress fort tower house hall building newspaper paper magazine
     channel show programme series app software game product brand beer ale stout mild wine
     cheese potion sword weapon armour set spell ability mount horse warhorse questline quest
-    caravanserai decoy engine locomotive ship""".split())
+    caravanserai decoy engine locomotive ship vessel ferry shipyard dockyard boatyard yard award
+    prize trophy medal resort range landing""".split())
+# endings of nouns that name a person ("biologist", "physician"), for heads of neither list
+PERSON_SUFFIXES = ("ist", "ician")
+# a life's dates in a page's first clause: "Norwegian business executive (b. 1984),", "Ivan
+# Kovalenko (1924-1996),"
+_LIFE = re.compile(r"\((?:b\.|born)\s*(?:in\s+)?\d{3,4}\b|\((\d{3,4})\s*[–-]\s*(\d{3,4})\)")
+LONGEST_LIFE = 110  # years; a longer span of dates is no life
 # infobox fields that only a person's page has, and those that only a thing's has
 PERSON_FIELDS = frozenset("born died spouse occupation nationality children parents".split())
 THING_FIELDS = frozenset("""founded established opened headquarters industry capacity members
@@ -212,11 +235,14 @@ def head_kind(entity: "Entity") -> Optional[str]:
     (app)"); None for other words or none."""
     qualifier = re.search(r"\(([^)]*)\)", entity.title)
     qualified = list(_phrase(qualifier.group(1))[-1:]) if qualifier else []
-    for head in [defining_head(entity)] + qualified:
+    heads = [defining_head(entity)] + qualified
+    for head in heads:
         if head in PERSON_NOUNS:
             return PERSON
         if head in THING_NOUNS:
             return THING
+    if any(head and len(head) > 5 and head.endswith(PERSON_SUFFIXES) for head in heads):
+        return PERSON
     return None
 
 
@@ -230,6 +256,10 @@ def field_kind(entity: "Entity") -> Optional[str]:
     for pattern, found in _OPENING_KINDS:
         if pattern.search(opening):
             return found
+    life = _LIFE.search(re.split(r"[,;:]", opening, maxsplit=1)[0])
+    if life and (life.group(1) is None
+                 or 0 < int(life.group(2)) - int(life.group(1)) <= LONGEST_LIFE):
+        return PERSON
     fields = [m.group(1).lower() for m in _FIELD.finditer(entity.description)]
     person = sum(f in PERSON_FIELDS for f in fields)
     thing = sum(f in THING_FIELDS for f in fields)

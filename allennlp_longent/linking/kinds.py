@@ -116,14 +116,19 @@ EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutin
     lockout strike flood storm earthquake eruption famine epidemic shipwreck festival regatta race
     tournament championship ceremony carnival procession pilgrimage election expedition marathon
     contest competition dispute event disaster explosion collapse accident outbreak failure
-    breach scandal affair conflict""".split())
+    breach scandal affair conflict landslide avalanche mudslide cyclone hurricane typhoon tsunami
+    blizzard drought derailment bombing assassination coup protest rally boycott hartal bandh
+    scam trial""".split())
 # nouns that define a work of art
 WORK_NOUNS = frozenset("""song ballad hymn anthem march waltz opera operetta symphony concerto
     play musical novel novella poem story book film painting portrait album""".split())
 # nouns that define a vessel or a vehicle, which pages may call "she"
 VEHICLE_NOUNS = frozenset("""ship liner schooner steamer steamship boat ferry lifeboat yacht
     barge tug trawler clipper locomotive engine aircraft airliner aeroplane airplane airship tram
-    lorry""".split())
+    lorry vessel car motorboat submarine frigate cruiser warship battleship dhow sloop brig ketch
+    catamaran hovercraft helicopter spacecraft tanker freighter dinghy canoe""".split())
+# the prefixes of ships' names ("RV Ingrid Åsland", "MF Heimøy", "HMS Tarvey"), folded
+SHIP_PREFIXES = frozenset("rv mv ms ss hms uss mf rms ps fv mt mts sv ins hmas hmcs".split())
 # the kinds a page's definition gives, by the label of the spans that name them
 DEFINED_KINDS = {"EVENT": EVENT_NOUNS, "WORK_OF_ART": WORK_NOUNS, "PRODUCT": VEHICLE_NOUNS}
 REACH_DEPTH = 16  # kind_reach looks this deep into the first stage's ranking
@@ -471,13 +476,16 @@ def _holds_noun(heads: set, nouns: frozenset) -> bool:
 @lru_cache(maxsize=1 << 16)
 def defines(entity: "Entity", nouns: frozenset) -> bool:
     """The page defines its entity by one of ``nouns``: its title opens with one and "of" ("Battle
-    of Tellau"), or its bracketed qualifier holds one ("Gideon Rusk (play)"), or the head of its
+    of Tellau"), or, for vehicles, opens with a ship's prefix ("RV Ingrid Åsland"), or its
+    bracketed qualifier holds one ("Gideon Rusk (play)"), or the head of its
     defining phrase (:func:`defining_head`: "a rowing race held every summer") is one, or, for a
     page with no defining phrase, its title's last word ("Wennaby Lockout"). The head, not any
     word of the phrase: "a war poet" is a person, and the head outweighs a title ending in a
     surname ("Henry Flood was a statesman")."""
     title = _title_words(entity.title)
     if len(title) > 2 and title[0] in nouns and title[1] in OF_WORDS:
+        return True
+    if nouns is VEHICLE_NOUNS and len(title) > 1 and title[0] in SHIP_PREFIXES:
         return True
     if set(_words(entity.title)[len(title):]) & nouns:  # the words after the bare title
         return True
@@ -496,10 +504,11 @@ def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], 
     that kind's label puts the candidates among the first ``k`` of that kind first, marked with the
     label in lower case ("Salma festival": the festival, not the well); a span of
     ``NEITHER_LABELS`` or of the other kind's label puts them after the others, marked
-    ``<label>_clash`` ("Bir Salma" the quarter, not the Festival of Bir Salma). Unchanged when
-    ``mention`` is the bare title of exactly one of them (:func:`naming_titles`)."""
+    ``<label>_clash`` ("Bir Salma" the quarter, not the Festival of Bir Salma). When ``mention``
+    is the bare title of exactly one of them (:func:`naming_titles`), only :func:`named_after`
+    may move them."""
     if one_title(mention, ranked, naming_titles(label, entity_of), k):
-        return ranked
+        return named_after(label, mention, ranked, entity_of, k)
     for kind_label, nouns in DEFINED_KINDS.items():
         flags = [defines(entity_of(c["id"]), nouns) for c in ranked[:k]]
         mark = kind_label.lower()
@@ -508,6 +517,25 @@ def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], 
         elif _defined_clash(label, kind_label):
             ranked = _regroup(ranked, k, flags, f"{mark}_clash")
     return ranked
+
+
+def named_after(label: str, mention: str, ranked: List[dict],
+                entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
+    """For a span labelled with a kind of ``DEFINED_KINDS`` whose name is the bare title of a
+    candidate of another kind: the candidates of the label's kind among the first ``k`` whose bare
+    title writes every word of the name go first, marked with the label in lower case. A ship, a
+    disaster or a song named after a person or a place is written with that name alone ("the
+    Ingrid Åsland" labelled PRODUCT is the research vessel RV Ingrid Åsland, not the biologist)."""
+    nouns = DEFINED_KINDS.get(label)
+    words = set(_words(mention))
+    if nouns is None or not words:
+        return ranked
+    entities = [entity_of(c["id"]) for c in ranked[:k]]
+    titled = is_title(mention, ranked, naming_titles(label, entity_of), k)
+    if any(t and defines(e, nouns) for t, e in zip(titled, entities)):
+        return ranked
+    flags = [defines(e, nouns) and words <= set(_title_words(e.title)) for e in entities]
+    return _regroup(ranked, k, flags, label.lower(), first=True)
 
 
 def kind_reach(label: str, mention: str, entities: Sequence["Entity"], k: int,

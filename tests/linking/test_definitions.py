@@ -94,3 +94,20 @@ def test_kind_reads_pages_without_pronouns():
     # the pronouns still decide a page whose head is in neither list
     assert kind(Entity("a", "Aldric", "Aldric is the undead boss. He burned his kingdom.")) \
         == PERSON
+
+
+def test_a_person_by_a_noun_ending_or_a_life_s_dates():
+    # round 23: heads of neither list that end like a person's noun, and a life's dates in the
+    # first clause ("Henrik Åsland" had been read as a thing by "son of its founder")
+    assert head_kind(Entity("b", "B", "B is a marine biologist from the fjords.")) == PERSON
+    assert head_kind(Entity("p", "P", "P is a country physician.")) == PERSON
+    assert head_kind(Entity("l", "L", "L is a long list.")) is None  # too short to be a noun's end
+    assert field_kind(Entity("h", "Henrik", "Business executive (b. 1984), chief executive of "
+                                            "the firm and son of its founder.")) == PERSON
+    assert field_kind(Entity("i", "Ivan", "Ivan Kovalenko (1924-1996), engineer and manager, "
+                                          "directed the plant.")) == PERSON
+    # dates too far apart for a life, or after the first clause, say nothing
+    assert field_kind(Entity("y", "Yard", "Shipyard (1884-2011), on the left bank.")) is None
+    assert field_kind(Entity("s", "Yard", "A shipyard, founded by Pavlo (1850-1921).")) is None
+    assert kind(Entity("h", "Henrik", "Norwegian business executive (b. 1984), son of its "
+                                      "founder.")) == PERSON

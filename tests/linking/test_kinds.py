@@ -519,3 +519,31 @@ def test_noun_order_reads_a_compound_that_ends_with_the_noun():
     ranked = [{"id": "s"}, {"id": "g"}]
     assert [c["id"] for c in noun_order("the works", ranked, pages.get, 2)] == ["g", "s"]
     assert noun_order("the mill", ranked, pages.get, 2) == ranked  # no page holds it
+
+
+def test_a_ship_s_prefix_or_a_vessel_defines_a_vehicle():
+    from allennlp_longent.linking.kinds import VEHICLE_NOUNS
+    rv = Entity("rv", "RV Ingrid Åsland", "\"A floating laboratory\" was how the university "
+                                          "described her when she was launched.")
+    assert defines(rv, VEHICLE_NOUNS) and kind(rv) == THING  # "she" aside
+    assert defines(Entity("v", "Tern", "Tern is a research vessel."), VEHICLE_NOUNS)
+    # a one-word title that happens to be a prefix is no ship's name
+    assert not defines(Entity("ms", "MS", "MS is a disease."), VEHICLE_NOUNS)
+
+
+def test_named_after_puts_the_vessel_first_for_a_product_span_naming_a_person():
+    from allennlp_longent.linking.kinds import named_after
+    entities = {e.id: e for e in (
+        Entity("ingrid", "Ingrid Åsland", "Ingrid Åsland is a marine biologist. She founded it."),
+        Entity("prize", "Åsland Prize", "Åsland Prize is an annual award."),
+        Entity("rv", "RV Ingrid Åsland", "RV Ingrid Åsland is a research vessel."),
+        Entity("bio", "Åsland Bio", "Åsland Bio is a company."))}
+    ranked = [{"id": i} for i in ("ingrid", "prize", "rv", "bio")]
+    moved = definition_order("PRODUCT", ranked, entities.__getitem__, 4, "Ingrid Åsland")
+    assert [c["id"] for c in moved] == ["rv", "ingrid", "prize", "bio"] and moved[0]["product"]
+    # a person span keeps the name's own page first, and so does a PRODUCT span for a name no
+    # vessel's title writes
+    assert definition_order("PERSON", ranked, entities.__getitem__, 4, "Ingrid Åsland") == ranked
+    assert named_after("PRODUCT", "Åsland Bio", ranked, entities.__getitem__, 4) == ranked
+    # the vessel beyond the first k is not reached
+    assert named_after("PRODUCT", "Ingrid Åsland", ranked, entities.__getitem__, 2) == ranked
