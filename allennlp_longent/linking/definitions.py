@@ -170,9 +170,10 @@ def _noun_phrase(sentence: str, title: str) -> Tuple[str, ...]:
     words = _phrase(clause)
     cut = next((i for i, w in enumerate(words) if i and w in _PARTICIPLES), len(words))
     words = words[:cut]
-    if not words or len(words) > 4 or words[0] in _NOT_NOUNS \
-            or words[0].endswith(("ing", "ed", "ly")):
+    if not words or len(words) > 4 or words[0] in _NOT_NOUNS:
         return ()
+    if words[0].endswith(("ing", "ed", "ly")) and words[-1] not in PERSON_NOUNS | THING_NOUNS:
+        return ()  # "Serving the city", not "Shipbuilding company in Dorovets"
     return () if set(words) <= set(_PHRASE_WORD.findall(title.lower())) else words
 
 
@@ -260,7 +261,14 @@ def field_kind(entity: "Entity") -> Optional[str]:
     if life and (life.group(1) is None
                  or 0 < int(life.group(2)) - int(life.group(1)) <= LONGEST_LIFE):
         return PERSON
-    fields = [m.group(1).lower() for m in _FIELD.finditer(entity.description)]
+    fields = page_fields(entity)
     person = sum(f in PERSON_FIELDS for f in fields)
     thing = sum(f in THING_FIELDS for f in fields)
     return None if person == thing else PERSON if person > thing else THING
+
+
+@lru_cache(maxsize=1 << 16)
+def page_fields(entity: "Entity") -> Tuple[str, ...]:
+    """The names of a page's infobox fields, lower case, in order ("Founded: 2011." gives
+    "founded")."""
+    return tuple(m.group(1).lower() for m in _FIELD.finditer(entity.description))

@@ -69,7 +69,7 @@ the rule leaves it alone when a person among the first ``k`` has a title that wr
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Callable, FrozenSet, List, Optional, Sequence, Tuple
 
 from allennlp_longent.linking.candidates.bm25 import (
     bare_title,
@@ -85,8 +85,10 @@ from allennlp_longent.linking.definitions import (
     defining_words,
     field_kind,
     head_kind,
+    page_fields,
 )
 from allennlp_longent.linking.names import (
+    CLUB_DESIGNATORS,
     FEMALE_TITLES,
     HONORIFICS,
     MALE_TITLES,
@@ -148,6 +150,7 @@ PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pon
     state province county region district municipality prefecture territory""".split())
 PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
 _WORD = re.compile(r"[a-z]+")
+_NUMBER = re.compile(r"\d+")
 
 
 def _words(text: str) -> Tuple[str, ...]:
@@ -349,28 +352,44 @@ ORGANISATION_NOUNS = frozenset("""company firm corporation business bank brewery
     cooperative co-operative operator airline""".split())
 
 
+# infobox fields that only an organisation's page has ("Headquarters: Guarita")
+ORGANISATION_FIELDS = frozenset("headquarters industry employees league founder ceo".split())
+
+
 def organisation(entity: "Entity") -> bool:
-    """The page defines an organisation (its defining head, ``ORGANISATION_NOUNS``)."""
+    """The page defines an organisation: its defining head (``ORGANISATION_NOUNS``, a "-works" or
+    a "-yard"), or, with no head, its infobox fields (``ORGANISATION_FIELDS``)."""
     head = defining_head(entity)
-    return bool(head) and (head in ORGANISATION_NOUNS or head.endswith("works"))
+    if head:
+        return head in ORGANISATION_NOUNS or head.endswith(("works", "yard"))
+    return bool(ORGANISATION_FIELDS & set(page_fields(entity)))
 
 
 def organisation_order(mention: str, label: str, ranked: List[dict],
                        entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
     """For an ORG span whose first candidate is no organisation (:func:`organisation`): the
-    organisations among the first ``k`` whose bare title writes every word of the mention go
-    first, marked ``organisation_title``. A town's name labelled ORG names its club or its firm
+    organisations among the first ``k`` whose bare title writes every word of the mention, or a
+    word it clips at its front ("Yarema's yard": Yarema Shipyard), and its numbers, go first, marked
+    ``organisation_title``. A town's name labelled ORG names its club or its firm
     ("Calderwick beat Harrowfield": Calderwick RFC), as a place span prefers a place
     (:func:`place_order`). A name in capitals is left alone: datelines and headings write
     places so, and en_core_web_sm labels them ORG."""
     if label != "ORG" or not ranked or mention.isupper():
         return ranked
-    words = set(_words(mention))
+    words = set(_words(mention)) - CLUB_DESIGNATORS - {"s"}  # "Yarema's yard"
     if not words or organisation(entity_of(ranked[0]["id"])):
         return ranked
+    numbers = set(_NUMBER.findall(mention))  # "Yarema 470" is a boat, not its shipyard
     entities = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [organisation(e) and words <= set(_title_words(e.title)) for e in entities]
+    flags = [organisation(e) and _writes_words(words, frozenset(_title_words(e.title)))
+             and numbers <= set(_NUMBER.findall(e.title)) for e in entities]
     return _regroup(ranked, k, flags, "organisation_title", first=True)
+
+
+def _writes_words(words: AbstractSet[str], title: FrozenSet[str]) -> bool:
+    """Every word of ``words`` is a word of ``title`` or clips one at its front ("yard" of
+    "Yarema Shipyard": :func:`clips`)."""
+    return all(w in title or clips(w, title) for w in words)
 
 
 def _other_bearer(title: str) -> bool:

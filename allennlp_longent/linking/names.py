@@ -2,7 +2,8 @@
 candidate's page writes is NIL, :mod:`allennlp_longent.linking.cascade`).
 
 A name word of a mention is a capitalised word of at least two letters that is not a title or
-role written before a name ("Dr", "Gov.", "Skipper", "Engr.", "Alhaji"); accents are folded
+role written before a name ("Dr", "Gov.", "Skipper", "Engr.", "Alhaji", "Thiru", "Smt.") nor the
+letters that mark a sports club ("FC", "FK", "SK": ``CLUB_DESIGNATORS``); accents are folded
 ("Fernández" is "fernandez"). The *forms* of a page are its words, the initials of each run of
 capitalised words of its title and description, with and without stop words ("WWF" for World
 Wrestling Federation), its dotted abbreviations ("us" for "U.S.") and each two neighbouring
@@ -80,7 +81,11 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     gov senator sen representative rep president pres chancellor minister premier councillor
     jr jnr sr snr esq ii iii iv
     engr ing hon honourable honorable alhaji alhaja hajia mallam malam sheikh imam otunba
-    senhor senhora senor senora signor signora""".split())
+    senhor senhora senor senora signor signora dona haji hajji sayyid thiru thirumathi tmt smt
+    shri shrimati sri kumari selvi pandit ustad""".split())
+# the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
+# Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
+CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())
 _RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|for|de|von|van|la)\s+)*[A-Z][\w'-]*)*")
 _DOTTED = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
@@ -132,7 +137,7 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
             continue
         tokens = bm25_tokens(word)
         for token in tokens:
-            if len(token) > 1 and token not in HONORIFICS:
+            if len(token) > 1 and token not in HONORIFICS and token not in CLUB_DESIGNATORS:
                 yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
 
 

@@ -111,3 +111,10 @@ def test_a_person_by_a_noun_ending_or_a_life_s_dates():
     assert field_kind(Entity("s", "Yard", "A shipyard, founded by Pavlo (1850-1921).")) is None
     assert kind(Entity("h", "Henrik", "Norwegian business executive (b. 1984), son of its "
                                       "founder.")) == PERSON
+
+
+def test_an_opening_noun_phrase_may_start_with_an_ing_word_before_a_known_head():
+    yard = Entity("y", "Yarema Shipyard", "Shipbuilding company in Dorovets. Founded in 1884.")
+    assert defining_words(yard) == ("shipbuilding", "company") and head_kind(yard) == THING
+    # a participle before a noun of neither list is still no definition
+    assert defining_words(Entity("s", "S", "Serving travellers since 1901.")) == ()

@@ -547,3 +547,29 @@ def test_named_after_puts_the_vessel_first_for_a_product_span_naming_a_person():
     assert named_after("PRODUCT", "Åsland Bio", ranked, entities.__getitem__, 4) == ranked
     # the vessel beyond the first k is not reached
     assert named_after("PRODUCT", "Ingrid Åsland", ranked, entities.__getitem__, 2) == ranked
+
+
+def test_an_organisation_by_its_fields_or_a_yard_and_a_word_clipped_at_its_front():
+    from allennlp_longent.linking.kinds import organisation, organisation_order
+
+    pages = {e.id: e for e in [
+        Entity("fin", "Quintela Digital", "Quintela Digital S.A. Founded: 2011. Headquarters: "
+                                          "Guarita. Industry: financial technology."),
+        Entity("app", "Quintela (app)", "Quintela puts your money in one place."),
+        Entity("boat", "Yarema 470", "Aluminium open motorboat made by the yard."),
+        Entity("yard", "Yarema Shipyard", "Shipbuilding company in Dorovets."),
+        Entity("slip", "Yarema Slipway", "Yarema Slipway is a slipway of the town."),
+    ]}
+    assert organisation(pages["fin"]) and organisation(pages["yard"])
+    assert not organisation(pages["app"]) and not organisation(pages["boat"])
+    ranked = [{"id": i} for i in ("app", "fin")]
+    assert [c["id"] for c in organisation_order("Quintela", "ORG", ranked, pages.__getitem__,
+                                                2)] == ["fin", "app"]
+    ranked = [{"id": i} for i in ("boat", "slip", "yard")]
+    for mention in ("Yarema yard", "Yarema's yard"):
+        moved = organisation_order(mention, "ORG", ranked, pages.__getitem__, 3)
+        assert [c["id"] for c in moved] == ["yard", "boat", "slip"]
+    # "slip" clips no word of the shipyard's title, and the slipway is no organisation
+    assert organisation_order("Yarema slip", "ORG", ranked, pages.__getitem__, 3) == ranked
+    # a number the title does not write: the boat's own name labelled ORG
+    assert organisation_order("Yarema 470", "ORG", ranked, pages.__getitem__, 3) == ranked

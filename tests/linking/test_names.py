@@ -291,3 +291,13 @@ def test_round_22_clauses_titles_of_other_conventions_clipped_and_joined_names()
         [], ["abeni", "rukayat"]]
     assert unwritten_on_pages("Abeni Rukayat Odunsi", [governor]) == [["abeni"]]  # not inner
     assert unwritten_on_pages("Rukayat Abeni", [governor]) == [["abeni"]]  # the last is no name
+
+
+def test_titles_of_other_conventions_and_club_letters_are_no_name_words():
+    # round 23: a page may write "FC" where the text writes "FK", or "Esporte Clube" for "FC"
+    page = {"dorovets", "football", "club", "selvaraj"}
+    assert unwritten_names("FK Dorovets", page) == set()
+    assert unwritten_names("Dorovets FC", page) == set()
+    assert unwritten_names("Thiru Selvaraj", page) == set()
+    assert unwritten_names("Smt. Selvaraj", page) == set()
+    assert unwritten_names("FK Tsyrna", page) == {"tsyrna"}
