@@ -151,12 +151,14 @@ PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pon
 PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
 _WORD = re.compile(r"[a-z]+")
 _NUMBER = re.compile(r"\d+")
+_NAME_WORD = re.compile(r"[a-z]+|\d+")  # "Yarema 470" is not the name "Yarema"
 
 
 def _words(text: str) -> Tuple[str, ...]:
-    """Folded words (lower case, no accents), articles left out: "the Oast" and "Oast" are the
-    same name, and so are "Sao Tarcisio" and "São Tarcísio"."""
-    return tuple(w for w in _WORD.findall(fold(text)) if w not in ARTICLES)
+    """Folded words and numbers (lower case, no accents), articles left out: "the Oast" and
+    "Oast" are the same name, and so are "Sao Tarcisio" and "São Tarcísio"; "Yarema 470" is not
+    "Yarema"."""
+    return tuple(w for w in _NAME_WORD.findall(fold(text)) if w not in ARTICLES)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -3,7 +3,8 @@ candidate's page writes is NIL, :mod:`allennlp_longent.linking.cascade`).
 
 A name word of a mention is a capitalised word of at least two letters that is not a title or
 role written before a name ("Dr", "Gov.", "Skipper", "Engr.", "Alhaji", "Thiru", "Smt.") nor the
-letters that mark a sports club ("FC", "FK", "SK": ``CLUB_DESIGNATORS``); accents are folded
+letters that mark a sports club ("FC", "FK", "SK": ``CLUB_DESIGNATORS``) or a company's legal
+form ("Ltd", "PrJSC": ``LEGAL_FORMS``); accents are folded
 ("Fernández" is "fernandez"). The *forms* of a page are its words, the initials of each run of
 capitalised words of its title and description, with and without stop words ("WWF" for World
 Wrestling Federation), its dotted abbreviations ("us" for "U.S.") and each two neighbouring
@@ -86,6 +87,10 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
 # the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
 # Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
 CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())
+# the legal forms of companies, which pages often leave out ("PrJSC Yarema Shipyard", "Quintela
+# Digital S.A.", "Selvaraj Textiles Pvt Ltd")
+LEGAL_FORMS = frozenset("""ltd ltda llc llp inc plc gmbh ag sa asa ab oy bv nv spa srl sarl pjsc
+    jsc prjsc ojsc ooo tov pao pvt corp""".split())
 _RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|for|de|von|van|la)\s+)*[A-Z][\w'-]*)*")
 _DOTTED = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
@@ -137,7 +142,8 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
             continue
         tokens = bm25_tokens(word)
         for token in tokens:
-            if len(token) > 1 and token not in HONORIFICS and token not in CLUB_DESIGNATORS:
+            if len(token) > 1 and token not in HONORIFICS and token not in CLUB_DESIGNATORS \
+                    and token not in LEGAL_FORMS:
                 yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
 
 

@@ -573,3 +573,10 @@ def test_an_organisation_by_its_fields_or_a_yard_and_a_word_clipped_at_its_front
     assert organisation_order("Yarema slip", "ORG", ranked, pages.__getitem__, 3) == ranked
     # a number the title does not write: the boat's own name labelled ORG
     assert organisation_order("Yarema 470", "ORG", ranked, pages.__getitem__, 3) == ranked
+
+
+def test_a_number_is_part_of_a_title():
+    titles = {"boat": "Yarema 470", "man": "Pavlo Yarema"}
+    ranked = [{"id": "boat"}, {"id": "man"}]
+    assert is_title("Yarema", ranked, titles.__getitem__, 2) == [False, False]
+    assert is_title("Yarema 470", ranked, titles.__getitem__, 2) == [True, False]

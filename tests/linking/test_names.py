@@ -301,3 +301,6 @@ def test_titles_of_other_conventions_and_club_letters_are_no_name_words():
     assert unwritten_names("Thiru Selvaraj", page) == set()
     assert unwritten_names("Smt. Selvaraj", page) == set()
     assert unwritten_names("FK Tsyrna", page) == {"tsyrna"}
+    # a company's legal form is no name word either
+    assert unwritten_names("PrJSC Yarema", {"yarema", "shipyard"}) == set()
+    assert unwritten_names("Selvaraj Textiles Pvt Ltd", page | {"textiles"}) == set()
