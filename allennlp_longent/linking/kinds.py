@@ -351,7 +351,8 @@ def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable
 ORGANISATION_NOUNS = frozenset("""company firm corporation business bank brewery distillery club
     team side party union guild society association federation league foundation institute
     institution charity trust university college academy newspaper broadcaster network publisher
-    cooperative co-operative operator airline""".split())
+    cooperative co-operative operator airline school hospital council board agency ministry
+    department authority commission committee band orchestra choir regiment brigade""".split())
 
 
 # infobox fields that only an organisation's page has ("Headquarters: Guarita")
@@ -421,6 +422,7 @@ def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "En
     another name of theirs go first, marked ``alias``, but not one that ``label`` clashes with
     (:func:`clashes`: "Ada" labelled a person is not the hospital "known in the town as the
     Ada"); unchanged when none or all of them do."""
+    mention = spelled_out(mention)  # "Harrowfield Iron Co." for "Harrowfield Iron Company"
     words = tuple(t for t, _ in name_words(mention))
     if not words or any(is_title(mention, ranked, naming_titles(label, entity_of), k)):
         return ranked

@@ -169,14 +169,19 @@ def untitled(mention: str) -> str:
 # is "Saint" ("St Ida's") and is left as written
 STREET_WORDS = {"st": "Street", "rd": "Road", "ave": "Avenue", "sq": "Square", "ln": "Lane",
                 "blvd": "Boulevard"}
+# and one that abbreviates a word of a firm's or an institution's name ("Harrowfield Iron Co.")
+NAME_END_WORDS = {**STREET_WORDS, "co": "Company", "corp": "Corporation", "bros": "Brothers",
+                  "univ": "University", "inst": "Institute", "assn": "Association",
+                  "dept": "Department"}
 
 
 def spelled_out(mention: str) -> str:
-    """``mention`` with a last word that abbreviates a street word written out ("Pellow St." →
-    "Pellow Street"); unchanged otherwise."""
+    """``mention`` with a last word that abbreviates a street word or a word of a firm's name
+    written out ("Pellow St." → "Pellow Street", "Harrowfield Iron Co." → "Harrowfield Iron
+    Company": ``NAME_END_WORDS``); unchanged otherwise."""
     words = mention.split()
     last = words[-1].lower().rstrip(".") if len(words) > 1 else ""
-    return " ".join(words[:-1] + [STREET_WORDS[last]]) if last in STREET_WORDS else mention
+    return " ".join(words[:-1] + [NAME_END_WORDS[last]]) if last in NAME_END_WORDS else mention
 
 
 _INITIAL = re.compile(r"[A-Z]\.")

@@ -580,3 +580,16 @@ def test_a_number_is_part_of_a_title():
     ranked = [{"id": "boat"}, {"id": "man"}]
     assert is_title("Yarema", ranked, titles.__getitem__, 2) == [False, False]
     assert is_title("Yarema 470", ranked, titles.__getitem__, 2) == [True, False]
+
+
+def test_an_abbreviated_last_word_of_a_firm_is_written_out_for_its_other_name():
+    from allennlp_longent.linking.kinds import alias_order, spelled_out
+
+    assert spelled_out("Harrowfield Iron Co.") == "Harrowfield Iron Company"
+    assert spelled_out("Co.") == "Co."  # a lone word is no name's end
+    pages = {"t": Entity("t", "Harrowfield", "A district of the city."),
+             "s": Entity("s", "Calder Steel Company", "It was called the Harrowfield Iron "
+                                                      "Company until 1921.")}
+    ranked = [{"id": "t"}, {"id": "s"}]
+    assert [c["id"] for c in alias_order("Harrowfield Iron Co.", ranked, pages.get, 2)] == [
+        "s", "t"]
