@@ -65,6 +65,7 @@ if TYPE_CHECKING:  # imported where used: spaCy loads this module for every pipe
 NIL = "NIL"  # allennlp_longent.linking.cascade.NIL, without importing it at spaCy's start-up
 logger = logging.getLogger(__name__)
 
+PERSON_SPAN_LABELS = frozenset({"PERSON", "PER"})  # kinds.PERSON_LABELS, without importing it
 SKIP_LABELS = ["DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"]
 CANDIDATES_ATTR = "longent_candidates"
 STATUS_ATTR = "longent_status"
@@ -375,7 +376,8 @@ class LongentLinker:
         links: Dict[Span, str] = {}
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
-            links[span] = self._decide(cascade, candidates, k)
+            links[span] = NIL if self._person_of_no_page(span, candidates) \
+                else self._decide(cascade, candidates, k)
         for doc in docs:
             spans = [span for d, span in mentions if d is doc]
             if self.name_coreference:
@@ -398,6 +400,27 @@ class LongentLinker:
             [c.get("unwritten") for c in candidates], k)
         return (candidates[0]["id"] if described or named or expanded
                 else cascade.best(candidates))
+
+    def _person_of_no_page(self, span: Span, candidates: List[dict]) -> bool:
+        """With ``label_agreement``: a person span written as a full name (two name words or more,
+        no "the" before it) whose first candidate is a thing
+        (:func:`~allennlp_longent.linking.kinds.clashes`) whose title writes none of its name
+        words. The label rules have put every person of the first candidates before it, so the
+        person is none of them: a band's page names its singer ("Tove Sandmo" is no band).
+        Shorter spans are left to the cascade: small NER models call many one-word names of
+        places and papers PERSON ("Gazette", "Heimøya")."""
+        if not (self.label_agreement and candidates and span.label_ in PERSON_SPAN_LABELS):
+            return False
+        from allennlp_longent.linking.candidates.bm25 import known
+        from allennlp_longent.linking.kinds import after_article, clashes, kind
+        from allennlp_longent.linking.names import name_words, title_name_words
+
+        words = [token for token, _ in name_words(span.text)]
+        if len(words) < 2 or after_article(_words_from_article(span)):
+            return False
+        first = self.kb[candidates[0]["id"]]
+        title = frozenset(title_name_words(first.title))
+        return clashes(span.label_, kind(first)) and not any(known(w, title) for w in words)
 
     def descriptor_index(self, cascade: "Cascade") -> "DescriptorIndex":
         """The kind phrases of the knowledge base's entities, embedded by the first stage's

@@ -496,3 +496,19 @@ def test_an_abbreviated_name_is_linked_to_its_one_expansion(tmp_path):
     assert linked(text)[0][1:] == ("C", ["C"])
     linked = _ruled(tmp_path, pages, "ORG", "SB")
     assert linked("The SB crew won the race .")[0][1] == NIL
+
+
+BAND = [Entity("B", "Myrull", "Myrull is a folk-rock band formed by the sisters Elin and Tove "
+               "Sandmo . It plays every summer ."),
+        Entity("H", "Skjærvik Harbour", "Skjærvik Harbour is a harbour where the band plays .")]
+
+
+def test_a_person_span_whose_first_candidate_is_a_thing_is_nil(tmp_path):
+    # a band's page names its singer: the singer is no band (round 23)
+    linked = _ruled(tmp_path, BAND, "PERSON", "Tove Sandmo")
+    text = "Tove Sandmo sang the first song ."
+    assert linked(text, label_agreement=False)[0][1] == "B"
+    assert linked(text)[0][1] == "NIL"
+    # the bare title of the thing outweighs the label (a small NER model calls "Myrull" a person)
+    linked = _ruled(tmp_path, BAND, "PERSON", "Myrull")
+    assert linked("Myrull played again .")[0][1] == "B"
