@@ -377,7 +377,7 @@ class LongentLinker:
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
             links[span] = NIL if self._person_of_no_page(span, candidates) \
-                else self._decide(cascade, candidates, k)
+                else self._decide(cascade, candidates, k, self._titled(span, candidates, k))
         for doc in docs:
             spans = [span for d, span in mentions if d is doc]
             if self.name_coreference:
@@ -386,11 +386,13 @@ class LongentLinker:
                 span._.set(STATUS_ATTR, NIL_DECISION if links[span] == NIL else LINKED)
             self._set_kb_ids(doc, links)
 
-    def _decide(self, cascade: "Cascade", candidates: List[dict], k: int) -> str:
+    def _decide(self, cascade: "Cascade", candidates: List[dict], k: int,
+                titled: bool = False) -> str:
         """The first candidate, whatever the NIL option says, when ``descriptors`` found it for a
         definite description or ``name_agreement`` finds it the only page of the first ``k`` that
-        writes the name (:func:`~allennlp_longent.linking.cascade.written_by_first_only`); else
-        the cascade's decision."""
+        writes the name (:func:`~allennlp_longent.linking.cascade.written_by_first_only`) or
+        ``titled`` says the span is its bare title (:meth:`_titled`) and it reaches a threshold
+        the user set; else the cascade's decision."""
         from allennlp_longent.linking.cascade import written_by_first_only
 
         described = self.descriptors and bool(candidates) and (
@@ -398,8 +400,25 @@ class LongentLinker:
         expanded = self.name_agreement and bool(candidates) and candidates[0].get("expansion")
         named = self.name_agreement and written_by_first_only(
             [c.get("unwritten") for c in candidates], k)
-        return (candidates[0]["id"] if described or named or expanded
+        titled = titled and candidates[0]["probability"] >= cascade.settings.threshold
+        return (candidates[0]["id"] if described or named or expanded or titled
                 else cascade.best(candidates))
+
+    def _titled(self, span: Span, candidates: List[dict], k: int) -> bool:
+        """With ``name_agreement``: the span is the bare title of its first candidate and of no
+        other of the first ``k`` (:func:`~allennlp_longent.linking.kinds.is_title`, with the
+        label's :func:`~allennlp_longent.linking.kinds.naming_titles`), and, with
+        ``label_agreement``, its label does not clash with that candidate's kind. An exact title
+        is the easiest mention there is, and the NIL option is not to take it ("Itaquara", a
+        town's title, had gone NIL at probability 0.44)."""
+        if not (self.name_agreement and candidates):
+            return False
+        from allennlp_longent.linking.kinds import clashes, is_title, kind, naming_titles
+
+        label = span.label_ if self.label_agreement else None
+        titles = is_title(span.text, candidates, naming_titles(label, self.kb.__getitem__), k)
+        return titles[0] and sum(titles) == 1 and not (
+            label and clashes(label, kind(self.kb[candidates[0]["id"]])))
 
     def _person_of_no_page(self, span: Span, candidates: List[dict]) -> bool:
         """With ``label_agreement``: a person span written as a full name (two name words or more,

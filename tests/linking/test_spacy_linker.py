@@ -512,3 +512,23 @@ def test_a_person_span_whose_first_candidate_is_a_thing_is_nil(tmp_path):
     # the bare title of the thing outweighs the label (a small NER model calls "Myrull" a person)
     linked = _ruled(tmp_path, BAND, "PERSON", "Myrull")
     assert linked("Myrull played again .")[0][1] == "B"
+
+
+def test_an_exact_title_is_linked_over_the_nil_option(tmp_path):
+    """"Itaquara", a town's bare title, had gone NIL when the NIL option outweighed it (round
+    23); a title two candidates share, a clashing label or a user's threshold still decide."""
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    towns = [Entity("I", "Itaquara", "Itaquara is a town on the river . It has a club ."),
+             Entity("C", "Sport Clube Itaquara", "Sport Clube Itaquara is a football club .")]
+    archive = str(write_cascade_archive(tmp_path / "cascade.tar.gz", CascadeSettings(
+        weight=0.0, nil_score=10.0)))
+    linked = _ruled(tmp_path, towns, "GPE", "Itaquara")
+    text = "The bus to Itaquara was late ."
+    assert linked(text, model=archive)[0][1] == "I"
+    assert linked(text, model=archive, name_agreement=False)[0][1] == NIL
+    assert linked(text, model=archive, threshold=1.01)[0][1] == NIL
+    # a person span does not name the town, whatever its title
+    linked = _ruled(tmp_path, towns, "PERSON", "Itaquara")
+    assert linked(text, model=archive)[0][1] == NIL
