@@ -75,6 +75,7 @@ from allennlp_longent.linking.candidates.bm25 import (
     bare_title,
     clips,
     fold,
+    known,
     qualifier_words,
 )
 from allennlp_longent.linking.definitions import (
@@ -344,6 +345,50 @@ def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable
     place = [set(words) < set(title) and set(title) - set(words) <= PLACE_NOUNS
              for title in titles]
     return _regroup(ranked, k, place, "place_title", first=True)
+
+
+# heads that define a natural feature, which a LOC span names, and a built place, which a FAC
+# span names ("Galdetind" labelled FAC is the ski resort named after the mountain)
+NATURAL_NOUNS = frozenset("""river stream brook creek lake loch mere pond sea ocean bay gulf
+    sound strait fjord firth estuary lagoon island isle islet peninsula cape headland coast shore
+    beach mountain mount peak summit hill hills range ridge fell valley vale dale glen gorge
+    canyon pass forest wood woods moor moors moorland heath marsh fen plain desert falls
+    waterfall volcano glacier""".split())
+FACILITY_NOUNS = frozenset("""resort stadium arena bridge airport airfield station terminal
+    hotel inn hall church chapel cathedral minster temple shrine mosque museum library theatre
+    cinema hospital sanatorium school tower castle fortress fort lighthouse quay pier wharf dock
+    canal railway tramway road street square park garden market mill factory plant works farm
+    dam reservoir tunnel prison barracks palace""".split())
+SETTING_NOUNS = {"LOC": NATURAL_NOUNS, "FAC": FACILITY_NOUNS}
+
+
+def _setting_head(entity: "Entity") -> Optional[str]:
+    """The defining head of ``entity``'s page, or its bare title's head without one."""
+    head = defining_head(entity)
+    return head if head else next(iter(title_head(entity.title)), None)
+
+
+def setting_order(mention: str, label: str, ranked: List[dict],
+                  entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
+    """For a LOC span whose first candidate is a built place (``FACILITY_NOUNS``) or a FAC span
+    whose first candidate is a natural feature (``NATURAL_NOUNS``): the candidates among the
+    first ``k`` of the span's kind whose title writes every name word of the mention go first,
+    marked ``setting``, even before a bare title. A ski resort, a wind farm or an airport takes
+    the name of its mountain, island or city, and the label says which is meant ("Galdetind"
+    labelled FAC, "Heimøya" labelled LOC)."""
+    wanted = SETTING_NOUNS.get(label)
+    if wanted is None or not ranked:
+        return ranked
+    other = FACILITY_NOUNS if wanted is NATURAL_NOUNS else NATURAL_NOUNS
+    if _setting_head(entity_of(ranked[0]["id"])) not in other:
+        return ranked
+    words = [token for token, _ in name_words(mention)]
+    if not words:
+        return ranked
+    entities = [entity_of(c["id"]) for c in ranked[:k]]
+    flags = [_setting_head(e) in wanted
+             and all(known(w, title_name_words(e.title)) for w in words) for e in entities]
+    return _regroup(ranked, k, flags, "setting", first=True)
 
 
 # heads that define a body of people acting as one (a club, a firm, a university): what a span

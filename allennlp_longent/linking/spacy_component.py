@@ -511,6 +511,7 @@ class LongentLinker:
             organisation_order,
             person_titled,
             place_order,
+            setting_order,
             title_order,
             type_order,
         )
@@ -538,6 +539,7 @@ class LongentLinker:
                 candidates = place_order(span.text, span.label_, candidates, title_of, k)
                 candidates = organisation_order(span.text, span.label_, candidates,
                                                 kb.__getitem__, k)
+                candidates = setting_order(span.text, span.label_, candidates, kb.__getitem__, k)
                 candidates = noun_order(span.text, candidates, kb.__getitem__, k)
             if self.article_agreement and after_article(_words_from_article(span)) \
                     and not (span.label_ in PERSON_LABELS and modifies_noun(_next_word(span))

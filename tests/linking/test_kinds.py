@@ -593,3 +593,24 @@ def test_an_abbreviated_last_word_of_a_firm_is_written_out_for_its_other_name():
     ranked = [{"id": "t"}, {"id": "s"}]
     assert [c["id"] for c in alias_order("Harrowfield Iron Co.", ranked, pages.get, 2)] == [
         "s", "t"]
+
+
+def test_setting_order_reads_a_loc_span_as_nature_and_a_fac_span_as_built():
+    from allennlp_longent.linking.kinds import setting_order
+
+    pages = {e.id: e for e in [
+        Entity("m", "Galdetind", "Mountain, 1,412 m, above the village."),
+        Entity("r", "Galdetind Resort", "Galdetind Resort is a ski resort on the mountain."),
+        Entity("i", "Heimøy", "Island in the county, reached by ferry."),
+        Entity("w", "Heimøy Vindpark", "Heimøy Vindpark is a wind power plant on the island."),
+    ]}
+    ranked = [{"id": i} for i in "mr"]
+    moved = setting_order("Galdetind", "FAC", ranked, pages.__getitem__, 2)
+    assert [c["id"] for c in moved] == ["r", "m"] and moved[0]["setting"]
+    assert setting_order("Galdetind", "LOC", ranked, pages.__getitem__, 2) == ranked
+    assert setting_order("Galdetind", "ORG", ranked, pages.__getitem__, 2) == ranked
+    built_first = [{"id": i} for i in "wi"]
+    assert [c["id"] for c in setting_order("Heimøya", "LOC", built_first, pages.__getitem__,
+                                           2)] == ["i", "w"]  # "Heimøya" writes Heimøy
+    # a name the other kind's title does not write keeps the order
+    assert setting_order("Tinden", "FAC", ranked, pages.__getitem__, 2) == ranked
