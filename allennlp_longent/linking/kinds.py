@@ -507,9 +507,13 @@ def common_noun(mention: str) -> Optional[str]:
 
 @lru_cache(maxsize=1 << 16)
 def kind_nouns(entity: "Entity") -> frozenset:
-    """The words of :func:`defining_words` and the head of ``entity``'s bare title: its last
-    word, or the word before its first "of" ("Ballad of the Ashen King": ballad, not king)."""
-    return frozenset(defining_words(entity) + title_head(entity.title))
+    """The words of :func:`defining_words` but the title's other words, and the head of
+    ``entity``'s bare title: its last word, or the word before its first "of" ("Ballad of the
+    Ashen King": ballad, not king). A page's name is not its kind: "jacira" written in a chat is
+    not a kind noun of "The Instituto Jacira Moura works ..."."""
+    head = title_head(entity.title)
+    named = set(_title_words(entity.title)) - set(head)
+    return frozenset(w for w in defining_words(entity) if w not in named) | frozenset(head)
 
 
 def title_head(title: str) -> Tuple[str, ...]:
@@ -639,13 +643,19 @@ def gender_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "E
     """For a mention opened by a title of address that gives a gender (``MALE_TITLES``,
     ``FEMALE_TITLES``: "Mrs Rusk"), the persons among the first ``k`` of the other gender
     (:func:`gender`) go after the others, marked ``gender_clash``; unchanged otherwise."""
-    words = mention.split()
-    first = words[0].lower().rstrip(".") if len(words) > 1 else ""
-    said = "male" if first in MALE_TITLES else "female" if first in FEMALE_TITLES else None
+    said = said_gender(mention)
     if said is None:
         return ranked
     flags = [gender(entity_of(c["id"])) not in (None, said) for c in ranked[:k]]
     return _regroup(ranked, k, flags, "gender_clash")
+
+
+def said_gender(mention: str) -> Optional[str]:
+    """"male" or "female" for a mention opened by a title of address that gives one
+    (``MALE_TITLES``, ``FEMALE_TITLES``: "Mrs Rusk", "Madame Orbach"), else None."""
+    words = mention.split()
+    first = words[0].lower().rstrip(".") if len(words) > 1 else ""
+    return "male" if first in MALE_TITLES else "female" if first in FEMALE_TITLES else None
 
 
 def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],

@@ -556,17 +556,25 @@ class LongentLinker:
 
     def _copy_coreferent(self, spans: List[Span], links: Dict[Span, str]) -> None:
         """A person span that shortens an earlier one takes its link, in document order so that
-        a chain ("Wenna Corrander", "Mrs Corrander", "Corrander") ends where it starts."""
+        a chain ("Wenna Corrander", "Mrs Corrander", "Corrander") ends where it starts, but not
+        when its title of address gives the other gender than that link's page
+        (:func:`~allennlp_longent.linking.kinds.said_gender`)."""
+        from allennlp_longent.linking.kinds import gender, said_gender
         from allennlp_longent.linking.names import name_antecedents
 
         kb = self.kb
         titles = [kb[links[span]].title if links[span] in kb else None for span in spans]
         found = name_antecedents([(span.text, span.label_) for span in spans], titles)
         for span, antecedent in zip(spans, found):
-            if antecedent is not None:
-                first = spans[antecedent]
-                links[span] = links[first]
-                span._.set(ANTECEDENT_ATTR, (first.start_char, first.end_char))
+            if antecedent is None:
+                continue
+            first = spans[antecedent]
+            said = said_gender(span.text)
+            if said is not None and links[first] in kb \
+                    and gender(kb[links[first]]) not in (None, said):
+                continue  # "Madame Orbach" after "Felix Orbach": his wife, not him
+            links[span] = links[first]
+            span._.set(ANTECEDENT_ATTR, (first.start_char, first.end_char))
 
     def _set_kb_ids(self, doc: Doc, links: Dict[Span, str]) -> None:
         """Spans handed out by ``doc.ents`` and span groups are copies, so the links go to the

@@ -614,3 +614,12 @@ def test_setting_order_reads_a_loc_span_as_nature_and_a_fac_span_as_built():
                                            2)] == ["i", "w"]  # "Heimøya" writes Heimøy
     # a name the other kind's title does not write keeps the order
     assert setting_order("Tinden", "FAC", ranked, pages.__getitem__, 2) == ranked
+
+
+def test_a_page_s_name_is_not_its_kind():
+    from allennlp_longent.linking.kinds import common_noun, kind_nouns
+
+    institute = Entity("i", "Instituto Jacira Moura", "The Instituto Jacira Moura works every "
+                                                      "day so that no child grows up alone.")
+    assert "jacira" not in kind_nouns(institute) and "moura" in kind_nouns(institute)  # head
+    assert common_noun("jacira") == "jacira"  # a chat's lower-case name reads as a noun

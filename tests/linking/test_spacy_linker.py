@@ -532,3 +532,19 @@ def test_an_exact_title_is_linked_over_the_nil_option(tmp_path):
     # a person span does not name the town, whatever its title
     linked = _ruled(tmp_path, towns, "PERSON", "Itaquara")
     assert linked(text, model=archive)[0][1] == NIL
+
+
+def test_a_title_of_the_other_gender_takes_no_earlier_link(tmp_path):
+    kb = _saved_kb(tmp_path, [
+        Entity("F", "Felix Orbach", "Felix Orbach was a composer . He wrote an opera ; his "
+               "quay is named after him ."),
+        Entity("C", "Clara Orbach", "Clara Orbach was a singer . She married Felix Orbach ; her "
+               "voice was famous .")])
+    text = "Felix Orbach wrote it . Madame Orbach sang it ."
+    patterns = [{"label": "PERSON", "pattern": "Felix Orbach"},
+                {"label": "PERSON", "pattern": "Madame Orbach"}]
+    assert _antecedents(kb, patterns, text, {}) == [
+        ("Felix Orbach", "F", None), ("Madame Orbach", "C", None)]
+    text = "Felix Orbach wrote it . Mr Orbach sang it ."
+    patterns[1]["pattern"] = "Mr Orbach"
+    assert _antecedents(kb, patterns, text, {})[1] == ("Mr Orbach", "F", (0, 12))
