@@ -150,6 +150,16 @@ PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pon
     plain plains desert falls waterfall rio lago lagoa monte serra sierra isla ilha
     state province county region district municipality prefecture territory""".split())
 PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
+# the first words of titles that name a kind before the name, in English and the Romance
+# languages (folded): "Instituto Jacira Moura", "Estádio Raimundo Feitosa", "Fort Carrow"
+KIND_FIRST_WORDS = frozenset("""instituto institut istituto universidade universidad
+    universita universite banco banca banque companhia compania compagnie empresa fundacao
+    fundacion fondation escola escuela ecole colegio liceo hospital museo museu musee biblioteca
+    bibliotheque teatro estadio stade igreja iglesia chiesa eglise catedral cattedrale palacio
+    palazzo castelo castillo castello chateau ponte puente pont rio lago lac monte serra sierra
+    praia playa praca plaza piazza rua calle avenida estacao estacion gare aeroporto aeropuerto
+    aeroport clube sporting esporte partido partito parti movimento movimiento university bank
+    fort lake mount hotel museum church college school""".split())
 _WORD = re.compile(r"[a-z]+")
 _NUMBER = re.compile(r"\d+")
 _NAME_WORD = re.compile(r"[a-z]+|\d+")  # "Yarema 470" is not the name "Yarema"
@@ -206,12 +216,15 @@ def _by_pronouns(words: Sequence[str]) -> Optional[str]:
 def kind(entity: "Entity") -> Optional[str]:
     """``person``, ``thing`` or None (module docstring); an event, a work or a vehicle
     (:func:`defines`) is a thing, whatever its pronouns (a battle's page narrates what its leaders
-    did, a play's its hero's life, and a ship's calls her "she")."""
+    did, a play's its hero's life, and a ship's calls her "she"); so is a page without a head or
+    fields whose title opens with a kind (``KIND_FIRST_WORDS``: "Instituto Jacira Moura")."""
     if any(defines(entity, nouns) for nouns in DEFINED_KINDS.values()):
         return THING
     said = head_kind(entity) or field_kind(entity)
     if said is not None:
         return said
+    if next(iter(_title_words(entity.title)), None) in KIND_FIRST_WORDS:
+        return THING
     text = entity.description.lower()
     openers = [match.group() for sentence in SENTENCE_END.split(text)
                for match in [_WORD.search(sentence)] if match]

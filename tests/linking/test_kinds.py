@@ -623,3 +623,12 @@ def test_a_page_s_name_is_not_its_kind():
                                                       "day so that no child grows up alone.")
     assert "jacira" not in kind_nouns(institute) and "moura" in kind_nouns(institute)  # head
     assert common_noun("jacira") == "jacira"  # a chat's lower-case name reads as a noun
+
+
+def test_a_title_that_opens_with_a_kind_is_a_thing_when_the_page_says_no_more():
+    institute = Entity("i", "Instituto Jacira Moura", "The Instituto Jacira Moura works every "
+                                                      "day so that no child grows up alone.")
+    assert kind(institute) == THING
+    # the page's own head still decides ("Lake" may be a person's family name)
+    assert kind(Entity("l", "Lake Harrow", "Lake Harrow was a painter. She lived by the sea.")) \
+        == PERSON
