@@ -290,11 +290,31 @@ def type_order(label: str, ranked: List[dict], kind_of: Callable[[str], Optional
     """``ranked`` (best first, each with an ``id``) with the clashing candidates among the first
     ``k`` moved after the others of those ``k``, marked ``label_clash``; unchanged when all or
     none of them clash, or when ``mention`` is the bare title of exactly one of them (the name
-    outweighs a label: a small NER model calls "Galt Park" a person)."""
+    outweighs a label: a small NER model calls "Galt Park" a person), but for a person span
+    named like a thing named after a person (:func:`_person_named`)."""
     if mention is not None and title_of is not None and one_title(mention, ranked, title_of, k):
-        return ranked
+        return _person_named(mention, label, ranked, kind_of, title_of, k)
     return _regroup(ranked, k, [clashes(label, kind_of(c["id"])) for c in ranked[:k]],
                     "label_clash")
+
+
+def _person_named(mention: str, label: str, ranked: List[dict],
+                  kind_of: Callable[[str], Optional[str]], title_of: Callable[[str], str],
+                  k: int) -> List[dict]:
+    """For a person span that is the bare title of a thing among the first ``k``: the persons
+    among them whose title writes every name word of the mention go first, marked
+    ``person_title``. A sword, a ship or a hospital named after a person is written with the
+    name alone ("Brannoc" labelled PERSON is Sir Brannoc Hale, not his sword Brannoc)."""
+    if label not in PERSON_LABELS:
+        return ranked
+    titled = is_title(mention, ranked, title_of, k)
+    if not any(t and kind_of(c["id"]) == THING for t, c in zip(titled, ranked)):
+        return ranked
+    words = [token for token, _ in name_words(mention)]
+    flags = [bool(words) and kind_of(c["id"]) == PERSON
+             and all(known(w, title_name_words(title_of(c["id"]))) for w in words)
+             for c in ranked[:k]]
+    return _regroup(ranked, k, flags, "person_title", first=True)
 
 
 def after_article(words: Sequence[str]) -> bool:
@@ -366,13 +386,16 @@ NATURAL_NOUNS = frozenset("""river stream brook creek lake loch mere pond sea oc
     sound strait fjord firth estuary lagoon island isle islet peninsula cape headland coast shore
     beach mountain mount peak summit hill hills range ridge fell valley vale dale glen gorge
     canyon pass forest wood woods moor moors moorland heath marsh fen plain desert falls
-    waterfall volcano glacier""".split())
+    waterfall volcano glacier spring""".split())
 FACILITY_NOUNS = frozenset("""resort stadium arena bridge airport airfield station terminal
     hotel inn hall church chapel cathedral minster temple shrine mosque museum library theatre
     cinema hospital sanatorium school tower castle fortress fort lighthouse quay pier wharf dock
     canal railway tramway road street square park garden market mill factory plant works farm
-    dam reservoir tunnel prison barracks palace""".split())
+    dam reservoir tunnel prison barracks palace well""".split())
 SETTING_NOUNS = {"LOC": NATURAL_NOUNS, "FAC": FACILITY_NOUNS}
+# heads that define a settlement or a part of one, which a FAC span does not name either
+SETTLEMENT_NOUNS = frozenset("""city town village hamlet suburb quarter district neighbourhood
+    neighborhood borough parish municipality""".split())
 
 
 def _setting_head(entity: "Entity") -> Optional[str]:
@@ -384,15 +407,15 @@ def _setting_head(entity: "Entity") -> Optional[str]:
 def setting_order(mention: str, label: str, ranked: List[dict],
                   entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
     """For a LOC span whose first candidate is a built place (``FACILITY_NOUNS``) or a FAC span
-    whose first candidate is a natural feature (``NATURAL_NOUNS``): the candidates among the
-    first ``k`` of the span's kind whose title writes every name word of the mention go first,
-    marked ``setting``, even before a bare title. A ski resort, a wind farm or an airport takes
-    the name of its mountain, island or city, and the label says which is meant ("Galdetind"
-    labelled FAC, "Heimøya" labelled LOC)."""
+    whose first candidate is a natural feature or a settlement (``SETTLEMENT_NOUNS``): the
+    candidates among the first ``k`` of the span's kind whose title writes every name word of the
+    mention go first, marked ``setting``, even before a bare title. A ski resort, a wind farm or
+    an airport takes the name of its mountain, island or city, and the label says which is meant
+    ("Galdetind" labelled FAC, "Heimøya" labelled LOC, "São Tarcísio airport")."""
     wanted = SETTING_NOUNS.get(label)
     if wanted is None or not ranked:
         return ranked
-    other = FACILITY_NOUNS if wanted is NATURAL_NOUNS else NATURAL_NOUNS
+    other = FACILITY_NOUNS if wanted is NATURAL_NOUNS else NATURAL_NOUNS | SETTLEMENT_NOUNS
     if _setting_head(entity_of(ranked[0]["id"])) not in other:
         return ranked
     words = [token for token, _ in name_words(mention)]

@@ -632,3 +632,27 @@ def test_a_title_that_opens_with_a_kind_is_a_thing_when_the_page_says_no_more():
     # the page's own head still decides ("Lake" may be a person's family name)
     assert kind(Entity("l", "Lake Harrow", "Lake Harrow was a painter. She lived by the sea.")) \
         == PERSON
+
+
+def test_a_person_span_named_like_a_thing_named_after_a_person():
+    kinds = {"sword": THING, "knight": PERSON, "inn": THING}
+    titles = {"sword": "Brannoc", "knight": "Brannoc Hale", "inn": "Brannoc's Rest"}
+    ranked = [{"id": i} for i in ("sword", "inn", "knight")]
+    moved = type_order("PERSON", ranked, kinds.get, 3, "Brannoc", titles.get)
+    assert [c["id"] for c in moved] == ["knight", "sword", "inn"] and moved[0]["person_title"]
+    # a product span keeps the sword, and a person no title writes leaves the order alone
+    assert type_order("PRODUCT", ranked, kinds.get, 3, "Brannoc", titles.get) == ranked
+    titles["knight"] = "Aldric Vane"
+    assert type_order("PERSON", ranked, kinds.get, 3, "Brannoc", titles.get) == ranked
+
+
+def test_setting_order_reads_a_fac_span_against_a_city():
+    from allennlp_longent.linking.kinds import setting_order
+
+    pages = {e.id: e for e in [
+        Entity("c", "São Tarcísio", "São Tarcísio is a city on the river."),
+        Entity("a", "Aeroporto de São Tarcísio", "Aeroporto de São Tarcísio is an airport.")]}
+    ranked = [{"id": "c"}, {"id": "a"}]
+    assert [c["id"] for c in setting_order("São Tarcísio airport", "FAC", ranked,
+                                           pages.__getitem__, 2)] == ["a", "c"]
+    assert setting_order("São Tarcísio", "GPE", ranked, pages.__getitem__, 2) == ranked
