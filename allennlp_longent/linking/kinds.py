@@ -162,6 +162,8 @@ KIND_FIRST_WORDS = frozenset("""instituto institut istituto universidade univers
     fort lake mount hotel museum church college school""".split())
 _WORD = re.compile(r"[a-z]+")
 _NUMBER = re.compile(r"\d+")
+_IT_SAYS = re.compile(r"\bit (?:is|was|has|had|became|becomes|serves|served|houses|housed|"
+                      r"holds|held|remains|stands|stood)\b")
 _NAME_WORD = re.compile(r"[a-z]+|\d+")  # "Yarema 470" is not the name "Yarema"
 
 
@@ -425,6 +427,46 @@ def setting_order(mention: str, label: str, ranked: List[dict],
     flags = [_setting_head(e) in wanted
              and all(known(w, title_name_words(e.title)) for w in words) for e in entities]
     return _regroup(ranked, k, flags, "setting", first=True)
+
+
+def named_kind(mention: str) -> Optional[str]:
+    """The kind a name says it names by its last word, a capitalised noun of
+    ``FACILITY_NOUNS`` or ``ORGANISATION_NOUNS`` after a name word ("Skjærvik University
+    Hospital": hospital, "Kovalenko Chess School": school), lower case; None otherwise."""
+    words = mention.split()
+    if len(words) < 2 or not words[-1][:1].isupper():
+        return None
+    last = _WORD.findall(fold(words[-1]))
+    noun = last[0] if last else None
+    return noun if noun in FACILITY_NOUNS | ORGANISATION_NOUNS else None
+
+
+def names_other_kind(mention: str, entity: "Entity") -> bool:
+    """The mention's last word names a kind (:func:`named_kind`) that ``entity``'s page does
+    not: neither its title, nor its kind nouns (:func:`kind_nouns`), nor what it says of itself
+    (:func:`_said_of_itself`) writes that noun, and the mention is no other name the page gives
+    (:func:`~allennlp_longent.linking.names.page_aliases`: "was called the Hohrain Tramway").
+    "Skjærvik University Hospital" is neither the town nor its university."""
+    noun = named_kind(mention)
+    if noun is None or tuple(t for t, _ in name_words(mention)) in page_aliases(entity):
+        return False
+    written = set(_title_words(entity.title)) | kind_nouns(entity) | _said_of_itself(entity)
+    return not any(noun == w or clips(noun, frozenset({w})) for w in written)
+
+
+@lru_cache(maxsize=1 << 16)
+def _said_of_itself(entity: "Entity") -> frozenset:
+    """The words of a page's first sentence and of its sentences about itself, those with "it"
+    as a subject (``_IT_SAYS``: "Since 1990 it has housed a museum", not "make it the largest")
+    or opening with its title."""
+    sentences = SENTENCE_END.split(entity.description.strip())
+    title = " ".join(_title_words(entity.title))
+    words = set(_WORD.findall(fold(sentences[0]))) if sentences else set()
+    for sentence in sentences[1:]:
+        folded = " ".join(_words(sentence))
+        if _IT_SAYS.search(folded) or (title and folded.startswith(title)):
+            words |= set(folded.split())
+    return frozenset(words)
 
 
 # heads that define a body of people acting as one (a club, a firm, a university): what a span

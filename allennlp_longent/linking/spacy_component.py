@@ -377,6 +377,7 @@ class LongentLinker:
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
             links[span] = NIL if self._person_of_no_page(span, candidates) \
+                or self._of_no_kind(span, candidates) \
                 else self._decide(cascade, candidates, k, self._titled(span, candidates, k))
         for doc in docs:
             spans = [span for d, span in mentions if d is doc]
@@ -403,6 +404,17 @@ class LongentLinker:
         titled = titled and candidates[0]["probability"] >= cascade.settings.threshold
         return (candidates[0]["id"] if described or named or expanded or titled
                 else cascade.best(candidates))
+
+    def _of_no_kind(self, span: Span, candidates: List[dict]) -> bool:
+        """With ``name_agreement``: the span's last word names a kind of place or body that its
+        first candidate's page does not write
+        (:func:`~allennlp_longent.linking.kinds.names_other_kind`: "Kovalenko Chess School" is
+        not the Kovalenko Memorial, a chess tournament)."""
+        if not (self.name_agreement and candidates):
+            return False
+        from allennlp_longent.linking.kinds import names_other_kind
+
+        return names_other_kind(span.text, self.kb[candidates[0]["id"]])
 
     def _titled(self, span: Span, candidates: List[dict], k: int) -> bool:
         """With ``name_agreement``: the span is the bare title of its first candidate and of no

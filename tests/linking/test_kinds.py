@@ -656,3 +656,22 @@ def test_setting_order_reads_a_fac_span_against_a_city():
     assert [c["id"] for c in setting_order("São Tarcísio airport", "FAC", ranked,
                                            pages.__getitem__, 2)] == ["a", "c"]
     assert setting_order("São Tarcísio", "GPE", ranked, pages.__getitem__, 2) == ranked
+
+
+def test_a_name_ending_in_a_kind_the_page_does_not_write_names_another_entity():
+    from allennlp_longent.linking.kinds import named_kind, names_other_kind
+
+    assert named_kind("Skjærvik University Hospital") == "hospital"
+    assert named_kind("Hospital") is None and named_kind("the hospital") is None
+    assert named_kind("Kovalenko Memorial") is None  # no kind word
+    town = Entity("t", "Skjærvik", "Built around a harbour, Skjærvik is a port. Its university "
+                                   "and hospital serve the coast. It is a town.")
+    assert names_other_kind("Skjærvik University Hospital", town)  # "its hospital" is not it
+    khan = Entity("k", "Khan Qadir", "A caravanserai. After 1950 it served as a warehouse. "
+                                     "Since 1990 it has housed a museum.")
+    assert not names_other_kind("Khan Qadir Museum", khan)  # it says so of itself
+    rail = Entity("r", "Vennet Valley Railway", "A railway. It was called the Hohrain Tramway "
+                                                "until 1921.")
+    assert not names_other_kind("Hohrain Tramway", rail)  # another name of the page
+    yard = Entity("y", "Yarema Shipyard", "Shipbuilding company in Dorovets.")
+    assert not names_other_kind("Yarema Yard", yard)  # a word its title ends with
