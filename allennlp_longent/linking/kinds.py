@@ -736,6 +736,15 @@ def said_gender(mention: str) -> Optional[str]:
     return "male" if first in MALE_TITLES else "female" if first in FEMALE_TITLES else None
 
 
+def place_name(mention: str, label: str) -> str:
+    """A place span's name without the larger place written after a comma ("Galde, Havsund":
+    Galde), for the title rules; any other span as it is."""
+    if label not in PLACE_SPAN_LABELS or "," not in mention:
+        return mention
+    name = mention.split(",", 1)[0].strip()
+    return name or mention
+
+
 def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],
                 k: int) -> List[dict]:
     """For a mention (:func:`~allennlp_longent.linking.names.spelled_out`) that is the bare title

@@ -522,6 +522,7 @@ class LongentLinker:
             noun_order,
             organisation_order,
             person_titled,
+            place_name,
             place_order,
             setting_order,
             title_order,
@@ -543,7 +544,8 @@ class LongentLinker:
         for span, candidates in zip(spans, ranked):
             naming = naming_titles(span.label_ if self.label_agreement else None, kb.__getitem__)
             if self.name_agreement:
-                candidates = title_order(span.text, candidates, naming, k)
+                candidates = title_order(place_name(span.text, span.label_), candidates,
+                                         naming, k)
             if self.label_agreement:
                 candidates = type_order(span.label_, candidates, kind_of, k, span.text, naming)
                 candidates = definition_order(span.label_, candidates, kb.__getitem__, k,

@@ -675,3 +675,11 @@ def test_a_name_ending_in_a_kind_the_page_does_not_write_names_another_entity():
     assert not names_other_kind("Hohrain Tramway", rail)  # another name of the page
     yard = Entity("y", "Yarema Shipyard", "Shipbuilding company in Dorovets.")
     assert not names_other_kind("Yarema Yard", yard)  # a word its title ends with
+
+
+def test_a_place_s_name_before_the_larger_place():
+    from allennlp_longent.linking.kinds import place_name
+
+    assert place_name("Galde, Havsund", "GPE") == "Galde"
+    assert place_name("Galde, Havsund", "ORG") == "Galde, Havsund"
+    assert place_name(", Havsund", "LOC") == ", Havsund"
