@@ -133,31 +133,23 @@ echo "== 4/7 calibrate the cascade on frost_fjords and the free-text dev sets: o
   fixtures/freetext/dev8 --output "$run/cascade/model.tar.gz" --overwrite 2>"$run/calibrate.log" | sed 's/^/  /' \
   || { tail -n 20 "$run/calibrate.log" >&2; exit 1; }
 
-# steps 5 and 6 read only the archive: they run beside step 7 (each into its own file), and
-# their output is printed in order when they are done (~30 s of wall time less)
-"$bin/allennlp" evaluate "$run/cascade/model.tar.gz" "$data/mentions/test.json" "${pkg[@]}" \
-  --output-file "$run/cascade/test_metrics.json" >"$run/evaluate.log" 2>&1 &
-evaluate=$!
-"$bin/python" scripts/linking/link_paragraph.py "$run/cascade/model.tar.gz" --kb "$run/kb" \
-  >"$run/spacy.out" 2>"$run/spacy.log" &
-paragraphs=$!
-wait "$peer" || { tail -n 20 "$run/spacy_peer.log" >&2; exit 1; }
-# the dev sets' counts are in step 4's lines; their table: longent freetext fixtures/freetext/dev ...
-"$bin/longent" freetext fixtures/freetext/test fixtures/freetext/test2 fixtures/freetext/test3 \
-  fixtures/freetext/test4 \
-  --model "$run/cascade/model.tar.gz" --spacy-peer "$run/spacy_peer" >"$run/freetext.out" \
-  2>"$run/freetext.log" || { tail -n 20 "$run/freetext.log" >&2; exit 1; }
-
 echo "== 5/7 allennlp evaluate on the unseen lantern_isles (no recalibration)"
-wait "$evaluate" || { tail -n 20 "$run/evaluate.log" >&2; exit 1; }
+"$bin/allennlp" evaluate "$run/cascade/model.tar.gz" "$data/mentions/test.json" "${pkg[@]}" \
+  --output-file "$run/cascade/test_metrics.json" >"$run/evaluate.log" 2>&1 \
+  || { tail -n 20 "$run/evaluate.log" >&2; exit 1; }
 status=0
 "$bin/longent" linking-report "$run/cascade/test_metrics.json" --check \
   --title "Unseen test world (lantern_isles)" || status=$?
 
 echo "== 6/7 spaCy: the demo paragraphs, gold spans, longent_linker with the cascade archive"
-wait "$paragraphs" || { tail -n 30 "$run/spacy.log" >&2; exit 1; }
-cat "$run/spacy.out"
+"$bin/python" scripts/linking/link_paragraph.py "$run/cascade/model.tar.gz" --kb "$run/kb" \
+  2>"$run/spacy.log" || { tail -n 30 "$run/spacy.log" >&2; exit 1; }
 echo "== 7/7 free text (fixtures/freetext, the held-out sets): retrieval, the cascade's first stage, the cascade, spaCy's peer"
-cat "$run/freetext.out"
+wait "$peer" || { tail -n 20 "$run/spacy_peer.log" >&2; exit 1; }
+# the dev sets' counts are in step 4's lines; their table: longent freetext fixtures/freetext/dev ...
+"$bin/longent" freetext fixtures/freetext/test fixtures/freetext/test2 fixtures/freetext/test3 \
+  fixtures/freetext/test4 \
+  --model "$run/cascade/model.tar.gz" --spacy-peer "$run/spacy_peer" 2>"$run/freetext.log" \
+  || { tail -n 20 "$run/freetext.log" >&2; exit 1; }
 echo "main job done in $((SECONDS - start)) s wall"
 exit "$status"
