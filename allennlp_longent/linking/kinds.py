@@ -57,6 +57,17 @@ name: "Long Reuben" labelled PERSON is the skater known by that name, not the ba
 Reuben (song)" (:func:`qualified_against`, :func:`naming_titles`, read by the title and alias
 rules).
 
+A span labelled with a kind of ``DEFINED_KINDS`` that is a person's or a place's bare title goes
+to the vessel, event or work of its label whose title writes the name (``named_after``: "Ingrid
+Åsland" labelled PRODUCT is the research vessel), and a person span that is a thing's bare title
+to the person whose title writes it (``_person_named``: "Brannoc" is the knight, not his sword).
+A LOC span prefers the natural feature and a FAC span the built place named alike when the first
+candidate is of the other kind or, for FAC, a settlement (``setting_order``: "Galdetind" labelled
+FAC is the ski resort). A name whose last word is a kind of place or body (``named_kind``:
+"Skjærvik University Hospital") names no entity whose page does not write that kind of itself
+(``names_other_kind``; the component makes such a span NIL). Chosen in round 23 on the free-text
+dev sets (docs/linking.md, round 23).
+
 English writes no article before a person's name: "the Mary Roe" is the locomotive, "the Vell
 company" the brewery. ``article_order`` moves, for a name written after "the", the candidates
 read as persons whose own page does not name them after "the" ("The Mary Roe is a steam

@@ -33,7 +33,13 @@ whose expansion is the title of exactly one entity of the knowledge base
 first, and links it whatever the NIL option says; a title whose bracketed qualifier clashes with
 the span's label ("Long Reuben (song)" for a person) counts as no bare title for these rules. Under
 ``name_agreement`` the first candidate is linked, whatever the NIL option says, when it is the only
-one of the first ``rerank_k`` whose page writes every name word of the span ("E. Marr"). With
+one of the first ``rerank_k`` whose page writes every name word of the span ("E. Marr"), or when
+the span is its bare title and no other's ("Itaquara"), and a span is NIL whose last word names
+a kind its first candidate's page does not write of itself ("Skjærvik University Hospital");
+under ``label_agreement`` so is a person span written as a full name whose first candidate is a
+thing ("Tove Sandmo", named on her band's page); a name coreference does not copy a link to a
+page of the other gender than the span's title of address ("Madame Orbach" after "Felix
+Orbach"). With
 ``descriptors`` (the default), a common-noun span ("the castle", "airport") whose noun defines none
 of its candidates goes to the entity whose defining words the model's sentence encoder puts nearest
 it, and a common-noun span whose first candidate is defined by its noun is linked whatever the NIL
