@@ -99,6 +99,7 @@ THING_NOUNS = frozenset("""company firm corporation business bank brewery distil
     cheese potion sword weapon armour set spell ability mount horse warhorse questline quest
     caravanserai decoy engine locomotive ship vessel ferry shipyard dockyard boatyard yard award
     prize trophy medal resort range landing""".split())
+_KNOWN_HEADS = PERSON_NOUNS | THING_NOUNS
 # endings of nouns that name a person ("biologist", "physician"), for heads of neither list
 PERSON_SUFFIXES = ("ist", "ician")
 # a life's dates in a page's first clause: "Norwegian business executive (b. 1984),", "Ivan
@@ -172,7 +173,7 @@ def _noun_phrase(sentence: str, title: str) -> Tuple[str, ...]:
     words = words[:cut]
     if not words or len(words) > 4 or words[0] in _NOT_NOUNS:
         return ()
-    if words[0].endswith(("ing", "ed", "ly")) and words[-1] not in PERSON_NOUNS | THING_NOUNS:
+    if words[0].endswith(("ing", "ed", "ly")) and words[-1] not in _KNOWN_HEADS:
         return ()  # "Serving the city", not "Shipbuilding company in Dorovets"
     return () if set(words) <= set(_PHRASE_WORD.findall(title.lower())) else words
 

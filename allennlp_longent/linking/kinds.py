@@ -172,7 +172,6 @@ KIND_FIRST_WORDS = frozenset("""instituto institut istituto universidade univers
     aeroport clube sporting esporte partido partito parti movimento movimiento university bank
     fort lake mount hotel museum church college school""".split())
 _WORD = re.compile(r"[a-z]+")
-_NUMBER = re.compile(r"\d+")
 _IT_SAYS = re.compile(r"\bit (?:is|was|has|had|became|becomes|serves|served|houses|housed|"
                       r"holds|held|remains|stands|stood)\b")
 _NAME_WORD = re.compile(r"[a-z]+|\d+")  # "Yarema 470" is not the name "Yarema"
@@ -324,10 +323,17 @@ def _person_named(mention: str, label: str, ranked: List[dict],
     if not any(t and kind_of(c["id"]) == THING for t, c in zip(titled, ranked)):
         return ranked
     words = [token for token, _ in name_words(mention)]
-    flags = [bool(words) and kind_of(c["id"]) == PERSON
-             and all(known(w, title_name_words(title_of(c["id"]))) for w in words)
+    flags = [bool(words) and kind_of(c["id"]) == PERSON and _title_writes(words, title_of(c["id"]))
              for c in ranked[:k]]
     return _regroup(ranked, k, flags, "person_title", first=True)
+
+
+def _title_writes(words: Sequence[str], title: str) -> bool:
+    """Every one of the name words ``words`` is a name word of ``title``, written as it is or as
+    a variant of it (:func:`~allennlp_longent.linking.candidates.bm25.known`: "Heimøya" for
+    Heimøy)."""
+    named = title_name_words(title)
+    return all(known(w, named) for w in words)
 
 
 def after_article(words: Sequence[str]) -> bool:
@@ -435,8 +441,7 @@ def setting_order(mention: str, label: str, ranked: List[dict],
     if not words:
         return ranked
     entities = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [_setting_head(e) in wanted
-             and all(known(w, title_name_words(e.title)) for w in words) for e in entities]
+    flags = [_setting_head(e) in wanted and _title_writes(words, e.title) for e in entities]
     return _regroup(ranked, k, flags, "setting", first=True)
 
 
@@ -449,7 +454,7 @@ def named_kind(mention: str) -> Optional[str]:
         return None
     last = _WORD.findall(fold(words[-1]))
     noun = last[0] if last else None
-    return noun if noun in FACILITY_NOUNS | ORGANISATION_NOUNS else None
+    return noun if noun in NAMED_KIND_NOUNS else None
 
 
 def names_other_kind(mention: str, entity: "Entity") -> bool:
@@ -461,21 +466,24 @@ def names_other_kind(mention: str, entity: "Entity") -> bool:
     noun = named_kind(mention)
     if noun is None or tuple(t for t, _ in name_words(mention)) in page_aliases(entity):
         return False
-    written = set(_title_words(entity.title)) | kind_nouns(entity) | _said_of_itself(entity)
-    return not any(noun == w or clips(noun, frozenset({w})) for w in written)
+    written = _said_of_itself(entity)
+    return noun not in written and not clips(noun, written)
 
 
 @lru_cache(maxsize=1 << 16)
-def _said_of_itself(entity: "Entity") -> frozenset:
-    """The words of a page's first sentence and of its sentences about itself, those with "it"
-    as a subject (``_IT_SAYS``: "Since 1990 it has housed a museum", not "make it the largest")
-    or opening with its title."""
+def _said_of_itself(entity: "Entity") -> FrozenSet[str]:
+    """The words a page writes of itself: its title's, its :func:`kind_nouns`, and those of its
+    first sentence and of its sentences with "it" as a subject (``_IT_SAYS``: "Since 1990 it has
+    housed a museum", not "make it the largest") or opening with its title."""
     sentences = SENTENCE_END.split(entity.description.strip())
-    title = " ".join(_title_words(entity.title))
-    words = set(_WORD.findall(fold(sentences[0]))) if sentences else set()
+    title = _title_words(entity.title)
+    words = set(title) | kind_nouns(entity)
+    if sentences:
+        words |= set(_WORD.findall(fold(sentences[0])))
+    opening = " ".join(title)
     for sentence in sentences[1:]:
         folded = " ".join(_words(sentence))
-        if _IT_SAYS.search(folded) or (title and folded.startswith(title)):
+        if _IT_SAYS.search(folded) or (opening and folded.startswith(opening)):
             words |= set(folded.split())
     return frozenset(words)
 
@@ -487,6 +495,8 @@ ORGANISATION_NOUNS = frozenset("""company firm corporation business bank brewery
     institution charity trust university college academy newspaper broadcaster network publisher
     cooperative co-operative operator airline school hospital council board agency ministry
     department authority commission committee band orchestra choir regiment brigade""".split())
+# the last words that say what kind of place or body a name names (:func:`named_kind`)
+NAMED_KIND_NOUNS = FACILITY_NOUNS | ORGANISATION_NOUNS
 
 
 # infobox fields that only an organisation's page has ("Headquarters: Guarita")
@@ -505,21 +515,20 @@ def organisation(entity: "Entity") -> bool:
 def organisation_order(mention: str, label: str, ranked: List[dict],
                        entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
     """For an ORG span whose first candidate is no organisation (:func:`organisation`): the
-    organisations among the first ``k`` whose bare title writes every word of the mention, or a
-    word it clips at its front ("Yarema's yard": Yarema Shipyard), and its numbers, go first, marked
-    ``organisation_title``. A town's name labelled ORG names its club or its firm
-    ("Calderwick beat Harrowfield": Calderwick RFC), as a place span prefers a place
-    (:func:`place_order`). A name in capitals is left alone: datelines and headings write
+    organisations among the first ``k`` whose bare title writes every word and number of the
+    mention, or a word it clips at its front ("Yarema's yard": Yarema Shipyard; "Yarema 470" is
+    the boat), go first, marked ``organisation_title``. A town's name labelled ORG names its
+    club or its firm ("Calderwick beat Harrowfield": Calderwick RFC), as a place span prefers a
+    place (:func:`place_order`). A name in capitals is left alone: datelines and headings write
     places so, and en_core_web_sm labels them ORG."""
     if label != "ORG" or not ranked or mention.isupper():
         return ranked
     words = set(_words(mention)) - CLUB_DESIGNATORS - {"s"}  # "Yarema's yard"
     if not words or organisation(entity_of(ranked[0]["id"])):
         return ranked
-    numbers = set(_NUMBER.findall(mention))  # "Yarema 470" is a boat, not its shipyard
     entities = [entity_of(c["id"]) for c in ranked[:k]]
     flags = [organisation(e) and _writes_words(words, frozenset(_title_words(e.title)))
-             and numbers <= set(_NUMBER.findall(e.title)) for e in entities]
+             for e in entities]
     return _regroup(ranked, k, flags, "organisation_title", first=True)
 
 

@@ -91,6 +91,8 @@ CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())
 # Digital S.A.", "Selvaraj Textiles Pvt Ltd")
 LEGAL_FORMS = frozenset("""ltd ltda llc llp inc plc gmbh ag sa asa ab oy bv nv spa srl sarl pjsc
     jsc prjsc ojsc ooo tov pao pvt corp""".split())
+# what a capitalised word may be without being a name word (module docstring)
+_NOT_NAME_WORDS = HONORIFICS | CLUB_DESIGNATORS | LEGAL_FORMS
 _RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|for|de|von|van|la)\s+)*[A-Z][\w'-]*)*")
 _DOTTED = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
@@ -142,8 +144,7 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
             continue
         tokens = bm25_tokens(word)
         for token in tokens:
-            if len(token) > 1 and token not in HONORIFICS and token not in CLUB_DESIGNATORS \
-                    and token not in LEGAL_FORMS:
+            if len(token) > 1 and token not in _NOT_NAME_WORDS:
                 yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
 
 

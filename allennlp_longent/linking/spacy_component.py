@@ -71,7 +71,6 @@ if TYPE_CHECKING:  # imported where used: spaCy loads this module for every pipe
 NIL = "NIL"  # allennlp_longent.linking.cascade.NIL, without importing it at spaCy's start-up
 logger = logging.getLogger(__name__)
 
-PERSON_SPAN_LABELS = frozenset({"PERSON", "PER"})  # kinds.PERSON_LABELS, without importing it
 SKIP_LABELS = ["DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"]
 CANDIDATES_ATTR = "longent_candidates"
 STATUS_ATTR = "longent_status"
@@ -382,9 +381,7 @@ class LongentLinker:
         links: Dict[Span, str] = {}
         for (_, span), candidates in zip(mentions, ranked):
             span._.set(CANDIDATES_ATTR, candidates)
-            links[span] = NIL if self._person_of_no_page(span, candidates) \
-                or self._of_no_kind(span, candidates) \
-                else self._decide(cascade, candidates, k, self._titled(span, candidates, k))
+            links[span] = self._decide(cascade, span, candidates, k)
         for doc in docs:
             spans = [span for d, span in mentions if d is doc]
             if self.name_coreference:
@@ -393,21 +390,25 @@ class LongentLinker:
                 span._.set(STATUS_ATTR, NIL_DECISION if links[span] == NIL else LINKED)
             self._set_kb_ids(doc, links)
 
-    def _decide(self, cascade: "Cascade", candidates: List[dict], k: int,
-                titled: bool = False) -> str:
-        """The first candidate, whatever the NIL option says, when ``descriptors`` found it for a
-        definite description or ``name_agreement`` finds it the only page of the first ``k`` that
-        writes the name (:func:`~allennlp_longent.linking.cascade.written_by_first_only`) or
-        ``titled`` says the span is its bare title (:meth:`_titled`) and it reaches a threshold
-        the user set; else the cascade's decision."""
+    def _decide(self, cascade: "Cascade", span: Span, candidates: List[dict], k: int) -> str:
+        """NIL when the span names no page of its candidates (:meth:`_person_of_no_page`,
+        :meth:`_of_no_kind`); else the first candidate, whatever the NIL option says, when
+        ``descriptors`` found it for a definite description or ``name_agreement`` finds it the
+        only page of the first ``k`` that writes the name
+        (:func:`~allennlp_longent.linking.cascade.written_by_first_only`) or the span's bare
+        title (:meth:`_titled`) reaching a threshold the user set; else the cascade's
+        decision."""
         from allennlp_longent.linking.cascade import written_by_first_only
 
+        if self._person_of_no_page(span, candidates) or self._of_no_kind(span, candidates):
+            return NIL
         described = self.descriptors and bool(candidates) and (
             candidates[0].get("descriptor") is not None or candidates[0].get("kind_noun"))
         expanded = self.name_agreement and bool(candidates) and candidates[0].get("expansion")
         named = self.name_agreement and written_by_first_only(
             [c.get("unwritten") for c in candidates], k)
-        titled = titled and candidates[0]["probability"] >= cascade.settings.threshold
+        titled = self._titled(span, candidates, k) \
+            and candidates[0]["probability"] >= cascade.settings.threshold
         return (candidates[0]["id"] if described or named or expanded or titled
                 else cascade.best(candidates))
 
@@ -446,17 +447,17 @@ class LongentLinker:
         person is none of them: a band's page names its singer ("Tove Sandmo" is no band).
         Shorter spans are left to the cascade: small NER models call many one-word names of
         places and papers PERSON ("Gazette", "Heimøya")."""
-        if not (self.label_agreement and candidates and span.label_ in PERSON_SPAN_LABELS):
-            return False
         from allennlp_longent.linking.candidates.bm25 import known
-        from allennlp_longent.linking.kinds import after_article, clashes, kind
+        from allennlp_longent.linking.kinds import PERSON_LABELS, after_article, clashes, kind
         from allennlp_longent.linking.names import name_words, title_name_words
 
+        if not (self.label_agreement and candidates and span.label_ in PERSON_LABELS):
+            return False
         words = [token for token, _ in name_words(span.text)]
         if len(words) < 2 or after_article(_words_from_article(span)):
             return False
         first = self.kb[candidates[0]["id"]]
-        title = frozenset(title_name_words(first.title))
+        title = title_name_words(first.title)
         return clashes(span.label_, kind(first)) and not any(known(w, title) for w in words)
 
     def descriptor_index(self, cascade: "Cascade") -> "DescriptorIndex":
