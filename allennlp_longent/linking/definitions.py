@@ -162,7 +162,8 @@ def _noun_phrase(sentence: str, title: str) -> Tuple[str, ...]:
     """The phrase of an opening sentence written without a verb ("Striker; came through",
     "District of São Tarcísio", "International airport serving the city"), cut before a
     participle; () when the sentence opens otherwise, names an infobox field or repeats the
-    title."""
+    title (a known head that is one of fewer words than the title's is a definition: "Museum in
+    Kagamihama" of "Tokuzō Kōsaka Memorial Museum")."""
     clause = re.split(r"[,;(]", sentence, maxsplit=1)[0]
     if ":" in clause:
         return ()
@@ -175,7 +176,11 @@ def _noun_phrase(sentence: str, title: str) -> Tuple[str, ...]:
         return ()
     if words[0].endswith(("ing", "ed", "ly")) and words[-1] not in _KNOWN_HEADS:
         return ()  # "Serving the city", not "Shipbuilding company in Dorovets"
-    return () if set(words) <= set(_PHRASE_WORD.findall(title.lower())) else words
+    title_words = set(_PHRASE_WORD.findall(title.lower()))
+    if set(words) <= title_words and not (words[-1] in _KNOWN_HEADS
+                                          and len(set(words)) < len(title_words)):
+        return ()  # "Harrowfield Iron Company, founded ...", not "Museum in Kagamihama"
+    return words
 
 
 @lru_cache(maxsize=1 << 16)

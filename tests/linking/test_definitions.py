@@ -118,3 +118,12 @@ def test_an_opening_noun_phrase_may_start_with_an_ing_word_before_a_known_head()
     assert defining_words(yard) == ("shipbuilding", "company") and head_kind(yard) == THING
     # a participle before a noun of neither list is still no definition
     assert defining_words(Entity("s", "S", "Serving travellers since 1901.")) == ()
+
+
+def test_an_opening_noun_of_the_title_defines_when_the_title_has_more_words():
+    museum = Entity("m", "Tokuzō Kōsaka Memorial Museum", "Museum in Kagamihama, opened 1975 in "
+                    "the former residence of the shipbuilder Tokuzō Kōsaka, showing his tools.")
+    assert defining_words(museum) == ("museum",) and kind(museum) == THING
+    # an opening that is the title's own words is no definition, whatever its head
+    assert defining_words(Entity("c", "Harrowfield Iron Company",
+                                 "Harrowfield Iron Company, founded 1841.")) == ()
