@@ -143,6 +143,8 @@ VEHICLE_NOUNS = frozenset("""ship liner schooner steamer steamship boat ferry li
     catamaran hovercraft helicopter spacecraft tanker freighter dinghy canoe""".split())
 # the prefixes of ships' names ("RV Ingrid Åsland", "MF Heimøy", "HMS Tarvey"), folded
 SHIP_PREFIXES = frozenset("rv mv ms ss hms uss mf rms ps fv mt mts sv ins hmas hmcs".split())
+# storms named as "Typhoon Velma", "Hurricane Hazel", "Cyclone Tracy"
+STORM_PREFIXES = frozenset("typhoon hurricane cyclone".split())
 # the kinds a page's definition gives, by the label of the spans that name them
 DEFINED_KINDS = {"EVENT": EVENT_NOUNS, "WORK_OF_ART": WORK_NOUNS, "PRODUCT": VEHICLE_NOUNS}
 REACH_DEPTH = 16  # kind_reach looks this deep into the first stage's ranking
@@ -646,16 +648,18 @@ def _holds_noun(heads: set, nouns: frozenset) -> bool:
 @lru_cache(maxsize=1 << 16)
 def defines(entity: "Entity", nouns: frozenset) -> bool:
     """The page defines its entity by one of ``nouns``: its title opens with one and "of" ("Battle
-    of Tellau"), or, for vehicles, opens with a ship's prefix ("RV Ingrid Åsland"), or its
-    bracketed qualifier holds one ("Gideon Rusk (play)"), or the head of its
-    defining phrase (:func:`defining_head`: "a rowing race held every summer") is one, or, for a
-    page with no defining phrase, its title's last word ("Wennaby Lockout"). The head, not any
-    word of the phrase: "a war poet" is a person, and the head outweighs a title ending in a
-    surname ("Henry Flood was a statesman")."""
+    of Tellau"), or, for vehicles, opens with a ship's prefix ("RV Ingrid Åsland"), or, for
+    events, with a storm's ("Typhoon Velma"), or its bracketed qualifier holds one ("Gideon Rusk
+    (play)"), or the head of its defining phrase (:func:`defining_head`: "a rowing race held
+    every summer") is one, or, for a page with no defining phrase, its title's last word
+    ("Wennaby Lockout"). The head, not any word of the phrase: "a war poet" is a person, and the
+    head outweighs a title ending in a surname ("Henry Flood was a statesman")."""
     title = _title_words(entity.title)
     if len(title) > 2 and title[0] in nouns and title[1] in OF_WORDS:
         return True
     if nouns is VEHICLE_NOUNS and len(title) > 1 and title[0] in SHIP_PREFIXES:
+        return True
+    if nouns is EVENT_NOUNS and len(title) > 1 and title[0] in STORM_PREFIXES:
         return True
     if set(_words(entity.title)[len(title):]) & nouns:  # the words after the bare title
         return True
@@ -672,7 +676,8 @@ def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], 
                      k: int, mention: str) -> List[dict]:
     """For each kind of ``DEFINED_KINDS`` (events, works, vehicles; :func:`defines`): a span with
     that kind's label puts the candidates among the first ``k`` of that kind first, marked with the
-    label in lower case ("Salma festival": the festival, not the well); a span of
+    label in lower case ("Salma festival": the festival, not the well), unless a page never writes
+    one of the span's name words (``unwritten``: "Tomoe Festival" is no other festival); a span of
     ``NEITHER_LABELS`` or of the other kind's label puts them after the others, marked
     ``<label>_clash`` ("Bir Salma" the quarter, not the Festival of Bir Salma). When ``mention``
     is the bare title of exactly one of them (:func:`naming_titles`), only :func:`named_after`
@@ -683,7 +688,8 @@ def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], 
         flags = [defines(entity_of(c["id"]), nouns) for c in ranked[:k]]
         mark = kind_label.lower()
         if label == kind_label:
-            ranked = _regroup(ranked, k, flags, mark, first=True)
+            promoted = [f and not c.get("unwritten") for f, c in zip(flags, ranked[:k])]
+            ranked = _regroup(ranked, k, promoted, mark, first=True)
         elif _defined_clash(label, kind_label):
             ranked = _regroup(ranked, k, flags, f"{mark}_clash")
     return ranked

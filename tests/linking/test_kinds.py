@@ -683,3 +683,23 @@ def test_a_place_s_name_before_the_larger_place():
     assert place_name("Galde, Havsund", "GPE") == "Galde"
     assert place_name("Galde, Havsund", "ORG") == "Galde, Havsund"
     assert place_name(", Havsund", "LOC") == ", Havsund"
+
+
+def test_a_storm_s_prefix_defines_an_event():
+    from allennlp_longent.linking.kinds import EVENT_NOUNS
+    velma = Entity("t", "Typhoon Velma (1961)", "Typhoon Velma made landfall near Kagamihama.")
+    assert defines(velma, EVENT_NOUNS) and kind(velma) == THING
+    assert not defines(Entity("c", "Cyclone", "Cyclone is a roller coaster."), EVENT_NOUNS)
+
+
+def test_an_event_page_that_never_writes_the_name_is_not_put_first():
+    entities = {e.id: e for e in (
+        Entity("matsuri", "Tomoe Matsuri", "14-15 October: the autumn rite of the shrine."),
+        Entity("lanterns", "Shinonome Lantern Festival", "An annual summer festival."))}
+    ranked = [{"id": "matsuri", "unwritten": []}, {"id": "lanterns", "unwritten": ["tomoe"]}]
+    moved = definition_order("EVENT", ranked, entities.__getitem__, 2, "Tomoe Festival")
+    assert [c["id"] for c in moved] == ["matsuri", "lanterns"]
+    # a page of the kind that writes every name word still goes first
+    ranked[1]["unwritten"] = []
+    moved = definition_order("EVENT", ranked, entities.__getitem__, 2, "Tomoe Festival")
+    assert [c["id"] for c in moved] == ["lanterns", "matsuri"] and moved[0]["event"]
