@@ -37,8 +37,10 @@ def ranker(experiment) -> tuple:
 
 class TestCrossEncoderRanker(ModelTestCase):
     def test_train_save_and_load(self, experiment):  # the fixture sets the ext vars
-        # Every parameter gets a gradient: the configs build BERT without its unused pooler.
-        self.ensure_model_can_train_save_and_load(EXPERIMENT)
+        # Every parameter gets a gradient (the configs build BERT without its unused pooler) but
+        # the scorer's bias: the softmax over candidates is invariant to it, so its gradient is 0
+        # up to rounding, and exactly 0 on some CPUs
+        self.ensure_model_can_train_save_and_load(EXPERIMENT, gradients_to_ignore={"_scorer.bias"})
 
     def test_train_save_and_load_with_name_features(self, experiment):
         # the fixture's titles ("a1 page") share no word with its mentions, so the wide part has
