@@ -412,7 +412,7 @@ FACILITY_NOUNS = frozenset("""resort stadium arena bridge airport airfield stati
     hotel inn hall church chapel cathedral minster temple shrine mosque museum library theatre
     cinema hospital sanatorium school tower castle fortress fort lighthouse quay pier wharf dock
     canal railway tramway road street square park garden market mill factory plant works farm
-    dam reservoir tunnel prison barracks palace well""".split())
+    dam reservoir tunnel prison barracks palace well harbour harbor port marina""".split())
 SETTING_NOUNS = {"LOC": NATURAL_NOUNS, "FAC": FACILITY_NOUNS}
 # heads that define a settlement or a part of one, which a FAC span does not name either
 SETTLEMENT_NOUNS = frozenset("""city town village hamlet suburb quarter district neighbourhood
@@ -457,6 +457,31 @@ def named_kind(mention: str) -> Optional[str]:
     last = _WORD.findall(fold(words[-1]))
     noun = last[0] if last else None
     return noun if noun in NAMED_KIND_NOUNS else None
+
+
+def kind_name_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+                    k: int) -> List[dict]:
+    """For a name whose last word, in either case, names a kind of place or body
+    (``NAMED_KIND_NOUNS``: "Chinnakuppam harbour", "São Tarcísio airport"): the candidates among
+    the first ``k`` whose head (:func:`_heads`) is that noun (:func:`_holds_noun`) and whose page
+    writes every word of the name (no ``unwritten`` word) go first, marked ``kind_name``; the
+    hamlet or the city the name is taken from goes after them ("a temple town" is a town).
+    Unchanged when none or all do."""
+    words = mention.split()
+    last = _WORD.findall(fold(words[-1])) if len(words) > 1 else []
+    if not last or last[0] not in NAMED_KIND_NOUNS:
+        return ranked
+    flags = [not c.get("unwritten") and _holds_noun({last[0]}, _heads(entity_of(c["id"])))
+             for c in ranked[:k]]
+    return _regroup(ranked, k, flags, "kind_name", first=True)
+
+
+@lru_cache(maxsize=1 << 16)
+def _heads(entity: "Entity") -> frozenset:
+    """The head of the page's defining phrase and of its title before a comma ("Neelambal
+    Temple, Neelapuram": temple)."""
+    head = defining_head(entity)
+    return frozenset(title_head(entity.title.split(",")[0])) | ({head} if head else set())
 
 
 def names_other_kind(mention: str, entity: "Entity") -> bool:

@@ -523,6 +523,7 @@ class LongentLinker:
             gender_order,
             initial_order,
             kind,
+            kind_name_order,
             modifies_noun,
             named_with_article,
             naming_titles,
@@ -569,6 +570,7 @@ class LongentLinker:
             if self.name_agreement:
                 candidates = initial_order(span.text, candidates, title_of, k)
                 candidates = gender_order(span.text, candidates, kb.__getitem__, k)
+                candidates = kind_name_order(span.text, candidates, kb.__getitem__, k)
                 candidates = alias_order(span.text, candidates, kb.__getitem__, k,
                                          span.label_ if self.label_agreement else None)
                 candidates = expansion_order(self._expansion(span.text), candidates, k)

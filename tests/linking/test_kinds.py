@@ -703,3 +703,24 @@ def test_an_event_page_that_never_writes_the_name_is_not_put_first():
     ranked[1]["unwritten"] = []
     moved = definition_order("EVENT", ranked, entities.__getitem__, 2, "Tomoe Festival")
     assert [c["id"] for c in moved] == ["lanterns", "matsuri"] and moved[0]["event"]
+
+
+def test_a_name_ending_in_a_kind_goes_to_the_page_of_that_kind_that_writes_the_name():
+    from allennlp_longent.linking.kinds import kind_name_order
+    entities = {e.id: e for e in (
+        Entity("hamlet", "Chinnakuppam", "Chinnakuppam is a fishing hamlet with a harbour."),
+        Entity("harbour", "Kadalur Fishing Harbour", "The harbour at Chinnakuppam lands fish."),
+        Entity("town", "Neelapuram", "Neelapuram is a temple town on the backwater."),
+        Entity("temple", "Neelambal Temple, Neelapuram", "Arulmigu Neelambal Thirukkovil stands "
+                                                         "at Neelapuram."))}
+    ranked = [{"id": "hamlet", "unwritten": []}, {"id": "harbour", "unwritten": []}]
+    moved = kind_name_order("Chinnakuppam harbour", ranked, entities.__getitem__, 2)
+    assert [c["id"] for c in moved] == ["harbour", "hamlet"] and moved[0]["kind_name"]
+    # "a temple town" is a town; the temple's title says temple before its comma
+    ranked = [{"id": "town", "unwritten": []}, {"id": "temple", "unwritten": []}]
+    moved = kind_name_order("neelapuram temple", ranked, entities.__getitem__, 2)
+    assert [c["id"] for c in moved] == ["temple", "town"]
+    # a page of the kind that never writes the name stays where it is; so does a name of no kind
+    ranked = [{"id": "hamlet", "unwritten": []}, {"id": "harbour", "unwritten": ["chinnakuppam"]}]
+    assert kind_name_order("Chinnakuppam harbour", ranked, entities.__getitem__, 2) == ranked
+    assert kind_name_order("Chinnakuppam Das", ranked, entities.__getitem__, 2) == ranked
