@@ -534,6 +534,24 @@ def test_an_exact_title_is_linked_over_the_nil_option(tmp_path):
     assert linked(text, model=archive)[0][1] == NIL
 
 
+def test_a_page_moved_first_by_the_label_that_never_writes_the_name_is_nil(tmp_path):
+    """"Café Nagisa" (a FAC span): the singer Nagisa Mori goes back for the label, and the
+    series moved first never writes "Nagisa" (round 24)."""
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    pages = [Entity("P", "Nagisa Mori", "Nagisa Mori is a singer . She sang in a cafe ; Nagisa "
+                    "Mori was born in the town ."),
+             Entity("T", "Koharu (TV series)", "Koharu is an anime series ; its heroine works "
+                    "in a cafe .")]
+    archive = str(write_cascade_archive(tmp_path / "cascade.tar.gz", CascadeSettings(
+        weight=0.0, nil_score=-10.0, unwritten_nil=True)))
+    linked = _ruled(tmp_path, pages, "FAC", "Café Nagisa")
+    text = "We had tea at Café Nagisa ."
+    assert linked(text, model=archive, label_agreement=False)[0][1:] == ("P", ["P", "T"])
+    assert linked(text, model=archive)[0][1:] == (NIL, ["T", "P"])
+
+
 def test_a_title_of_the_other_gender_takes_no_earlier_link(tmp_path):
     kb = _saved_kb(tmp_path, [
         Entity("F", "Felix Orbach", "Felix Orbach was a composer . He wrote an opera ; his "
