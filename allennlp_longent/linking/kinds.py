@@ -412,7 +412,7 @@ FACILITY_NOUNS = frozenset("""resort stadium arena bridge airport airfield stati
     hotel inn hall church chapel cathedral minster temple shrine mosque museum library theatre
     cinema hospital sanatorium school tower castle fortress fort lighthouse quay pier wharf dock
     canal railway tramway road street square park garden market mill factory plant works farm
-    dam reservoir tunnel prison barracks palace well harbour harbor port marina""".split())
+    dam reservoir tunnel prison barracks palace well harbour harbor port marina yard""".split())
 SETTING_NOUNS = {"LOC": NATURAL_NOUNS, "FAC": FACILITY_NOUNS}
 # heads that define a settlement or a part of one, which a FAC span does not name either
 SETTLEMENT_NOUNS = frozenset("""city town village hamlet suburb quarter district neighbourhood
@@ -461,19 +461,23 @@ def named_kind(mention: str) -> Optional[str]:
 
 def kind_name_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
                     k: int) -> List[dict]:
-    """For a name whose last word, in either case, names a kind of place or body
-    (``NAMED_KIND_NOUNS``: "Chinnakuppam harbour", "São Tarcísio airport"): the candidates among
-    the first ``k`` whose head (:func:`_heads`) is that noun (:func:`_holds_noun`) and whose page
-    writes every word of the name (no ``unwritten`` word) go first, marked ``kind_name``; the
-    hamlet or the city the name is taken from goes after them ("a temple town" is a town).
-    Unchanged when none or all do."""
-    words = mention.split()
-    last = _WORD.findall(fold(words[-1])) if len(words) > 1 else []
-    if not last or last[0] not in NAMED_KIND_NOUNS:
-        return ranked
-    flags = [not c.get("unwritten") and _holds_noun({last[0]}, _heads(entity_of(c["id"])))
+    """For a name whose last word names a kind of place or body (:func:`kind_named`): the
+    candidates among the first ``k`` of that kind whose page writes every word of the name (no
+    ``unwritten`` word) go first, marked ``kind_name``; the hamlet or the city the name is taken
+    from goes after them ("a temple town" is a town). Unchanged when none or all do."""
+    flags = [not c.get("unwritten") and kind_named(mention, entity_of(c["id"]))
              for c in ranked[:k]]
     return _regroup(ranked, k, flags, "kind_name", first=True)
+
+
+def kind_named(mention: str, entity: "Entity") -> bool:
+    """The mention's last word, in either case, names a kind of place or body
+    (``NAMED_KIND_NOUNS``: "Chinnakuppam harbour", "São Tarcísio airport", "Lindqvist's yard")
+    and is the head of ``entity``'s page (:func:`_heads`, :func:`_holds_noun`: "yard" for a
+    shipyard)."""
+    words = mention.split()
+    last = _WORD.findall(fold(words[-1])) if len(words) > 1 else []
+    return bool(last) and last[0] in NAMED_KIND_NOUNS and _holds_noun({last[0]}, _heads(entity))
 
 
 @lru_cache(maxsize=1 << 16)

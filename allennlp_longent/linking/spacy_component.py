@@ -396,8 +396,8 @@ class LongentLinker:
         NIL option says, when ``descriptors`` found it for a definite description or
         ``name_agreement`` finds it the only page of the first ``k`` that writes the name
         (:func:`~allennlp_longent.linking.cascade.written_by_first_only`) or the span's bare
-        title (:meth:`_titled`) reaching a threshold the user set; else the cascade's
-        decision."""
+        title (:meth:`_titled`) or its name and the page's kind (:meth:`_kind_named`) reaching a
+        threshold the user set; else the cascade's decision."""
         from allennlp_longent.linking.cascade import written_by_first_only
 
         if self._person_of_no_page(span, candidates) or self._of_no_kind(span, candidates):
@@ -409,10 +409,20 @@ class LongentLinker:
         expanded = self.name_agreement and bool(candidates) and candidates[0].get("expansion")
         named = self.name_agreement and written_by_first_only(
             [c.get("unwritten") for c in candidates], k)
-        titled = self._titled(span, candidates, k) \
+        titled = (self._titled(span, candidates, k) or self._kind_named(span, candidates)) \
             and candidates[0]["probability"] >= cascade.settings.threshold
         return (candidates[0]["id"] if described or named or expanded or titled
                 else cascade.best(candidates))
+
+    def _kind_named(self, span: Span, candidates: List[dict]) -> bool:
+        """With ``name_agreement``: the span's last word names the kind its first candidate's page
+        is headed by, and that page writes every word of the name
+        (:func:`~allennlp_longent.linking.kinds.kind_named`: "Lindqvist's yard" is the
+        Lindqvist shipyard, whatever the NIL option says)."""
+        from allennlp_longent.linking.kinds import kind_named
+
+        return self.name_agreement and bool(candidates) and candidates[0].get("unwritten") == [] \
+            and kind_named(span.text, self.kb[candidates[0]["id"]])
 
     @staticmethod
     def _moved_unwritten(candidates: List[dict]) -> bool:

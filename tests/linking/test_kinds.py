@@ -724,3 +724,12 @@ def test_a_name_ending_in_a_kind_goes_to_the_page_of_that_kind_that_writes_the_n
     ranked = [{"id": "hamlet", "unwritten": []}, {"id": "harbour", "unwritten": ["chinnakuppam"]}]
     assert kind_name_order("Chinnakuppam harbour", ranked, entities.__getitem__, 2) == ranked
     assert kind_name_order("Chinnakuppam Das", ranked, entities.__getitem__, 2) == ranked
+
+
+def test_kind_named_reads_the_last_word_against_the_page_s_head():
+    from allennlp_longent.linking.kinds import kind_named
+    yard = Entity("y", "Lindqvist Verft", "Lindqvist Verft is a shipyard on the fjord.")
+    town = Entity("t", "Neelapuram", "Neelapuram is a temple town on the backwater.")
+    assert kind_named("Lindqvist's yard", yard) and kind_named("lindqvist Yard", yard)
+    assert not kind_named("Lindqvist", yard) and not kind_named("Lindqvist's boat", yard)
+    assert not kind_named("Neelapuram temple", town)  # a temple town is a town

@@ -552,6 +552,23 @@ def test_a_page_moved_first_by_the_label_that_never_writes_the_name_is_nil(tmp_p
     assert linked(text, model=archive)[0][1:] == (NIL, ["T", "P"])
 
 
+def test_a_name_and_the_kind_its_page_is_headed_by_is_linked_over_the_nil_option(tmp_path):
+    """"Lindqvist's yard" had gone NIL at probability 0.04 (round 24)."""
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    pages = [Entity("Y", "Lindqvist Verft", "Lindqvist Verft is a shipyard . Lindqvist built "
+                    "ferries there ."),
+             Entity("H", "Havsund", "Havsund is a town . Lindqvist was born there .")]
+    archive = str(write_cascade_archive(tmp_path / "cascade.tar.gz", CascadeSettings(
+        weight=0.0, nil_score=10.0, unwritten_nil=True)))
+    linked = _ruled(tmp_path, pages, "ORG", "Lindqvist 's yard")
+    text = "He worked at Lindqvist 's yard for years ."
+    assert linked(text, model=archive)[0][1] == "Y"
+    assert linked(text, model=archive, name_agreement=False)[0][1] == NIL
+    assert linked(text, model=archive, threshold=1.01)[0][1] == NIL
+
+
 def test_a_title_of_the_other_gender_takes_no_earlier_link(tmp_path):
     kb = _saved_kb(tmp_path, [
         Entity("F", "Felix Orbach", "Felix Orbach was a composer . He wrote an opera ; his "
