@@ -415,14 +415,20 @@ class LongentLinker:
                 else cascade.best(candidates))
 
     def _kind_named(self, span: Span, candidates: List[dict]) -> bool:
-        """With ``name_agreement``: the span's last word names the kind its first candidate's page
-        is headed by, and that page writes every word of the name
-        (:func:`~allennlp_longent.linking.kinds.kind_named`: "Lindqvist's yard" is the
-        Lindqvist shipyard, whatever the NIL option says)."""
-        from allennlp_longent.linking.kinds import kind_named
+        """With ``name_agreement``: the first candidate's page writes every word of the span's
+        name, every number of it (:func:`_numbers_written`) and is of the kind the span says:
+        by its last word (:func:`~allennlp_longent.linking.kinds.kind_named`: "Lindqvist's yard"
+        is the Lindqvist shipyard) or, with ``label_agreement``, by its label (an EVENT span and
+        a page that defines an event: "the Guarita case" is the Guarita affair), whatever the
+        NIL option says."""
+        from allennlp_longent.linking.kinds import DEFINED_KINDS, defines, kind_named
 
-        return self.name_agreement and bool(candidates) and candidates[0].get("unwritten") == [] \
-            and kind_named(span.text, self.kb[candidates[0]["id"]])
+        if not (self.name_agreement and candidates and candidates[0].get("unwritten") == []):
+            return False
+        entity = self.kb[candidates[0]["id"]]
+        nouns = DEFINED_KINDS.get(span.label_) if self.label_agreement else None
+        return (kind_named(span.text, entity) or (nouns is not None and defines(entity, nouns))) \
+            and _numbers_written(span.text, entity)
 
     @staticmethod
     def _moved_unwritten(candidates: List[dict]) -> bool:
@@ -669,6 +675,20 @@ class LongentLinker:
         self._model = None
         self._cascade = None
         return self
+
+
+def _numbers_written(mention: str, entity: "Entity") -> bool:
+    """Every number of ``mention`` is written on ``entity``'s page, a two-digit one also as the
+    end of a longer one (the '77 of "'77 cyclone" is 1977): "Typhoon No. 10" is not the page of
+    Typhoon No. 18."""
+    from allennlp_longent.linking.candidates.bm25 import bm25_tokens
+
+    numbers = [t for t in bm25_tokens(mention) if t.isdigit()]
+    if not numbers:
+        return True
+    written = {t for t in bm25_tokens(f"{entity.title} {entity.description}") if t.isdigit()}
+    return all(n in written or (len(n) == 2 and any(w.endswith(n) for w in written))
+               for n in numbers)
 
 
 def _words_from_article(span: Span) -> List[str]:

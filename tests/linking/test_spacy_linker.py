@@ -569,6 +569,24 @@ def test_a_name_and_the_kind_its_page_is_headed_by_is_linked_over_the_nil_option
     assert linked(text, model=archive, threshold=1.01)[0][1] == NIL
 
 
+def test_an_event_span_and_an_event_page_that_writes_its_name_and_numbers_link(tmp_path):
+    """"the Guarita case" had gone NIL; "Typhoon No. 10" is no page of typhoon No. 18."""
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    pages = [Entity("A", "Guarita affair", "The Guarita affair was a scandal of 2019 ; it is "
+                    "also known as typhoon No. 18 by its critics ."),
+             Entity("G", "Guarita", "Guarita is a district . The affair began there .")]
+    archive = str(write_cascade_archive(tmp_path / "cascade.tar.gz", CascadeSettings(
+        weight=0.0, nil_score=10.0, unwritten_nil=True)))
+    for span, link in (("the Guarita case", "A"), ("Guarita case of 2019", "A"),
+                       ("Guarita case of 2020", NIL)):
+        linked = _ruled(tmp_path, pages, "EVENT", span)
+        text = f"Everyone remembers {span} in the town ."
+        assert linked(text, model=archive)[0][1] == link, span
+        assert linked(text, model=archive, label_agreement=False)[0][1] == NIL
+
+
 def test_a_title_of_the_other_gender_takes_no_earlier_link(tmp_path):
     kb = _saved_kb(tmp_path, [
         Entity("F", "Felix Orbach", "Felix Orbach was a composer . He wrote an opera ; his "
