@@ -664,7 +664,8 @@ def noun_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Ent
     heads = {head}
     if head.endswith("s") and len(head) > 3:
         heads |= {head[:-1], head[:-2]} if head.endswith("es") else {head[:-1]}
-    flags = [_holds_noun(heads, kind_nouns(entity_of(c["id"]))) for c in ranked[:k]]
+    flags = [not c.get("label_clash") and _holds_noun(heads, kind_nouns(entity_of(c["id"])))
+             for c in ranked[:k]]
     return _regroup(ranked, k, flags, "kind_noun", first=True)
 
 

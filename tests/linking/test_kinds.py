@@ -733,3 +733,15 @@ def test_kind_named_reads_the_last_word_against_the_page_s_head():
     assert kind_named("Lindqvist's yard", yard) and kind_named("lindqvist Yard", yard)
     assert not kind_named("Lindqvist", yard) and not kind_named("Lindqvist's boat", yard)
     assert not kind_named("Neelapuram temple", town)  # a temple town is a town
+
+
+def test_a_lower_case_name_does_not_put_a_page_of_the_clashing_kind_first():
+    from allennlp_longent.linking.kinds import noun_order
+    pages = {"s": Entity("s", "Koharu (TV series)", "Koharu is an anime series."),
+             "p": Entity("p", "Koharu Takasuga", "Koharu Takasuga is its heroine.")}
+    # chat writes the heroine "koharu": the series' title is its kind noun, but the PERSON label
+    # put the series back (label_clash), and the common-noun reading does not undo that
+    ranked = [{"id": "p"}, {"id": "s", "label_clash": True}]
+    assert noun_order("koharu", ranked, pages.get, 2) == ranked
+    assert [c["id"] for c in noun_order("koharu", [{"id": "p"}, {"id": "s"}], pages.get, 2)] \
+        == ["s", "p"]
