@@ -392,17 +392,17 @@ class LongentLinker:
 
     def _decide(self, cascade: "Cascade", span: Span, candidates: List[dict], k: int) -> str:
         """NIL when the span names no page of its candidates (:meth:`_person_of_no_page`,
-        :meth:`_of_no_kind`, :meth:`_moved_unwritten`); else the first candidate, whatever the
-        NIL option says, when ``descriptors`` found it for a definite description or
-        ``name_agreement`` finds it the only page of the first ``k`` that writes the name
-        (:func:`~allennlp_longent.linking.cascade.written_by_first_only`) or the span's bare
-        title (:meth:`_titled`) or its name and the page's kind (:meth:`_kind_named`) reaching a
-        threshold the user set; else the cascade's decision."""
+        :meth:`_of_no_kind`, :meth:`_moved_unwritten`, :meth:`_number_unwritten`); else the
+        first candidate, whatever the NIL option says, when ``descriptors`` found it for a
+        definite description or ``name_agreement`` finds it the only page of the first ``k``
+        that writes the name (:func:`~allennlp_longent.linking.cascade.written_by_first_only`)
+        or the span's bare title (:meth:`_titled`) or its name and the page's kind
+        (:meth:`_kind_named`) reaching a threshold the user set; else the cascade's decision."""
         from allennlp_longent.linking.cascade import written_by_first_only
 
         if self._person_of_no_page(span, candidates) or self._of_no_kind(span, candidates):
             return NIL
-        if self._moved_unwritten(candidates):
+        if self._moved_unwritten(candidates) or self._number_unwritten(span, candidates):
             return NIL
         described = self.descriptors and bool(candidates) and (
             candidates[0].get("descriptor") is not None or candidates[0].get("kind_noun"))
@@ -437,6 +437,11 @@ class LongentLinker:
         Nagisa", a FAC span, is not the singer Nagisa, nor an anime whose page writes "cafe")."""
         return bool(candidates) and bool(candidates[0].get("unwritten")) and \
             candidates[0]["probability"] < max(c["probability"] for c in candidates)
+
+    def _number_unwritten(self, span: Span, candidates: List[dict]) -> bool:
+        """The span writes a number its first candidate's page does not (:func:`_numbers_written`):
+        "Kōsaka Maru No. 5" is another ship than the Tokuzō Maru, "Shinonome 3" another ferry."""
+        return bool(candidates) and not _numbers_written(span.text, self.kb[candidates[0]["id"]])
 
     def _of_no_kind(self, span: Span, candidates: List[dict]) -> bool:
         """With ``name_agreement``: the span's last word names a kind of place or body that its

@@ -587,6 +587,19 @@ def test_an_event_span_and_an_event_page_that_writes_its_name_and_numbers_link(t
         assert linked(text, model=archive, label_agreement=False)[0][1] == NIL
 
 
+def test_a_number_the_first_page_does_not_write_makes_the_span_nil(tmp_path):
+    from allennlp_longent.linking.spacy_component import _numbers_written
+
+    ship = Entity("S", "Tokuzō Maru", "The Tokuzō Maru is a training ship of 1977 ; Kōsaka "
+                  "built her as hull No. 4 .")
+    assert _numbers_written("Kōsaka Maru No. 4", ship) and _numbers_written("the '77 ship", ship)
+    assert not _numbers_written("Kōsaka Maru No. 5", ship)
+    linked = _ruled(tmp_path, [ship], "PRODUCT", "Kōsaka Maru No. 5")
+    assert linked("She sailed on the Kōsaka Maru No. 5 .")[0][1] == NIL
+    linked = _ruled(tmp_path, [ship], "PRODUCT", "Kōsaka Maru No. 4")
+    assert linked("She sailed on the Kōsaka Maru No. 4 .")[0][1] == "S"
+
+
 def test_a_title_of_the_other_gender_takes_no_earlier_link(tmp_path):
     kb = _saved_kb(tmp_path, [
         Entity("F", "Felix Orbach", "Felix Orbach was a composer . He wrote an opera ; his "
