@@ -471,21 +471,23 @@ class LongentLinker:
             label and clashes(label, kind(self.kb[candidates[0]["id"]])))
 
     def _person_of_no_page(self, span: Span, candidates: List[dict]) -> bool:
-        """With ``label_agreement``: a person span written as a full name (two name words or more,
-        no "the" before it) whose first candidate is a thing
-        (:func:`~allennlp_longent.linking.kinds.clashes`) whose title writes none of its name
-        words. The label rules have put every person of the first candidates before it, so the
-        person is none of them: a band's page names its singer ("Tove Sandmo" is no band).
-        Shorter spans are left to the cascade: small NER models call many one-word names of
-        places and papers PERSON ("Gazette", "Heimøya")."""
+        """With ``label_agreement``: a person span written as a full name (two name words or
+        more, or one after a title of address: "Mr Sayle"; no "the" before it) whose first
+        candidate is a thing (:func:`~allennlp_longent.linking.kinds.clashes`) whose title
+        writes none of its name words. The label rules have put every person of the first
+        candidates before it, so the person is none of them: a band's page names its singer
+        ("Tove Sandmo" is no band). Shorter spans are left to the cascade: small NER models call
+        many one-word names of places and papers PERSON ("Gazette", "Heimøya")."""
         from allennlp_longent.linking.candidates.bm25 import known
         from allennlp_longent.linking.kinds import PERSON_LABELS, after_article, clashes, kind
-        from allennlp_longent.linking.names import name_words, title_name_words
+        from allennlp_longent.linking.names import name_words, title_name_words, untitled
 
         if not (self.label_agreement and candidates and span.label_ in PERSON_LABELS):
             return False
         words = [token for token, _ in name_words(span.text)]
-        if len(words) < 2 or after_article(_words_from_article(span)):
+        titled = untitled(span.text) != span.text
+        if not words or (len(words) < 2 and not titled) \
+                or after_article(_words_from_article(span)):
             return False
         first = self.kb[candidates[0]["id"]]
         title = title_name_words(first.title)

@@ -509,6 +509,9 @@ def test_a_person_span_whose_first_candidate_is_a_thing_is_nil(tmp_path):
     text = "Tove Sandmo sang the first song ."
     assert linked(text, label_agreement=False)[0][1] == "B"
     assert linked(text)[0][1] == "NIL"
+    # one name word after a title of address is a person's name too (round 24)
+    linked = _ruled(tmp_path, BAND, "PERSON", "Mrs Sandmo")
+    assert linked("Mrs Sandmo sang the first song .")[0][1] == "NIL"
     # the bare title of the thing outweighs the label (a small NER model calls "Myrull" a person)
     linked = _ruled(tmp_path, BAND, "PERSON", "Myrull")
     assert linked("Myrull played again .")[0][1] == "B"
