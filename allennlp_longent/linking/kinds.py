@@ -381,11 +381,16 @@ def person_titled(mention: str, ranked: List[dict], entity_of: Callable[[str], "
     return False
 
 
+# what a place span may add to a place's bare title ("Kagamihama City", "Galdetind summit")
+_PLACE_SUFFIXES = frozenset("city town village summit peak".split())
+
+
 def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable[[str], str],
                 k: int) -> List[dict]:
     """For a place span (``PLACE_SPAN_LABELS``) that is no candidate's bare title among the first
-    ``k``: the candidates whose bare title is the mention's words and words of ``PLACE_NOUNS``
-    go first, marked ``place_title``; unchanged when none or all of them are such. A title whose
+    ``k``: the candidates whose bare title is the mention's words and words of ``PLACE_NOUNS``,
+    or the mention's words but a "City" or a "summit" (``_PLACE_SUFFIXES``), go first, marked
+    ``place_title``; unchanged when none or all of them are such. A title whose
     bracketed qualifier is no place word names another bearer of the name ("Mirren (opera)" is
     not the bare title of "the Mirren" labelled LOC: Lake Mirren is)."""
     if label not in PLACE_SPAN_LABELS:
@@ -397,6 +402,7 @@ def place_order(mention: str, label: str, ranked: List[dict], title_of: Callable
     if not words or words in named:
         return ranked
     place = [set(words) < set(title) and set(title) - set(words) <= PLACE_NOUNS
+             or set(title) < set(words) and set(words) - set(title) <= _PLACE_SUFFIXES
              for title in titles]
     return _regroup(ranked, k, place, "place_title", first=True)
 

@@ -745,3 +745,18 @@ def test_a_lower_case_name_does_not_put_a_page_of_the_clashing_kind_first():
     assert noun_order("koharu", ranked, pages.get, 2) == ranked
     assert [c["id"] for c in noun_order("koharu", [{"id": "p"}, {"id": "s"}], pages.get, 2)] \
         == ["s", "p"]
+
+
+def test_a_place_span_may_add_city_or_summit_to_a_place_s_title():
+    from allennlp_longent.linking.kinds import place_order
+    titles = {"s": "Kōsaka Shipbuilding", "c": "Kagamihama", "r": "Galdetind Skisenter",
+              "m": "Galdetind"}
+    ranked = [{"id": "s"}, {"id": "c"}]
+    assert [c["id"] for c in place_order("Kagamihama City", "GPE", ranked, titles.get, 2)] \
+        == ["c", "s"]
+    ranked = [{"id": "r"}, {"id": "m"}]
+    assert [c["id"] for c in place_order("Galdetind summit", "LOC", ranked, titles.get, 2)] \
+        == ["m", "r"]
+    # another added word is no place's suffix; another label is left alone
+    assert place_order("Galdetind Lodge", "LOC", ranked, titles.get, 2) == ranked
+    assert place_order("Galdetind summit", "ORG", ranked, titles.get, 2) == ranked
