@@ -439,9 +439,11 @@ class LongentLinker:
             candidates[0]["probability"] < max(c["probability"] for c in candidates)
 
     def _number_unwritten(self, span: Span, candidates: List[dict]) -> bool:
-        """The span writes a number its first candidate's page does not (:func:`_numbers_written`):
-        "Kōsaka Maru No. 5" is another ship than the Tokuzō Maru, "Shinonome 3" another ferry."""
-        return bool(candidates) and not _numbers_written(span.text, self.kb[candidates[0]["id"]])
+        """With ``name_agreement``: the span writes a number its first candidate's page does not
+        (:func:`_numbers_written`): "Kōsaka Maru No. 5" is another ship than the Tokuzō Maru,
+        "Shinonome 3" another ferry."""
+        return self.name_agreement and bool(candidates) \
+            and not _numbers_written(span.text, self.kb[candidates[0]["id"]])
 
     def _of_no_kind(self, span: Span, candidates: List[dict]) -> bool:
         """With ``name_agreement``: the span's last word names a kind of place or body that its

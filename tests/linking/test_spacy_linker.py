@@ -599,6 +599,7 @@ def test_a_number_the_first_page_does_not_write_makes_the_span_nil(tmp_path):
     assert not _numbers_written("Kōsaka Maru No. 5", ship)
     linked = _ruled(tmp_path, [ship], "PRODUCT", "Kōsaka Maru No. 5")
     assert linked("She sailed on the Kōsaka Maru No. 5 .")[0][1] == NIL
+    assert linked("She sailed on the Kōsaka Maru No. 5 .", name_agreement=False)[0][1] == "S"
     linked = _ruled(tmp_path, [ship], "PRODUCT", "Kōsaka Maru No. 4")
     assert linked("She sailed on the Kōsaka Maru No. 4 .")[0][1] == "S"
 
