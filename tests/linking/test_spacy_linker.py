@@ -390,6 +390,14 @@ def _ruled(tmp_path, entities, label, pattern):
     return linked
 
 
+def _archive(tmp_path, **settings) -> str:
+    """A ``cascade_linker`` archive with no model, only ``CascadeSettings(**settings)``."""
+    from allennlp_longent.linking.cascade import CascadeSettings
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
+
+    return str(write_cascade_archive(tmp_path / "cascade.tar.gz", CascadeSettings(**settings)))
+
+
 CARROW = [Entity("L", "Lucan Carrow", "Lucan Carrow held the gate . Carrow was a judge ; his "
                  "sons and he kept Carrow loyal , and Carrow is where he died ."),
           Entity("F", "Fort Carrow", "Fort Carrow is a town . It holds a cheese fair .")]
@@ -540,15 +548,11 @@ def test_an_exact_title_is_linked_over_the_nil_option(tmp_path):
 def test_a_page_moved_first_by_the_label_that_never_writes_the_name_is_nil(tmp_path):
     """"Café Nagisa" (a FAC span): the singer Nagisa Mori goes back for the label, and the
     series moved first never writes "Nagisa" (round 24)."""
-    from allennlp_longent.linking.cascade import CascadeSettings
-    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
-
     pages = [Entity("P", "Nagisa Mori", "Nagisa Mori is a singer . She sang in a cafe ; Nagisa "
                     "Mori was born in the town ."),
              Entity("T", "Koharu (TV series)", "Koharu is an anime series ; its heroine works "
                     "in a cafe .")]
-    archive = str(write_cascade_archive(tmp_path / "cascade.tar.gz", CascadeSettings(
-        weight=0.0, nil_score=-10.0, unwritten_nil=True)))
+    archive = _archive(tmp_path, weight=0.0, nil_score=-10.0, unwritten_nil=True)
     linked = _ruled(tmp_path, pages, "FAC", "Café Nagisa")
     text = "We had tea at Café Nagisa ."
     assert linked(text, model=archive, label_agreement=False)[0][1:] == ("P", ["P", "T"])
@@ -557,14 +561,10 @@ def test_a_page_moved_first_by_the_label_that_never_writes_the_name_is_nil(tmp_p
 
 def test_a_name_and_the_kind_its_page_is_headed_by_is_linked_over_the_nil_option(tmp_path):
     """"Lindqvist's yard" had gone NIL at probability 0.04 (round 24)."""
-    from allennlp_longent.linking.cascade import CascadeSettings
-    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
-
     pages = [Entity("Y", "Lindqvist Verft", "Lindqvist Verft is a shipyard . Lindqvist built "
                     "ferries there ."),
              Entity("H", "Havsund", "Havsund is a town . Lindqvist was born there .")]
-    archive = str(write_cascade_archive(tmp_path / "cascade.tar.gz", CascadeSettings(
-        weight=0.0, nil_score=10.0, unwritten_nil=True)))
+    archive = _archive(tmp_path, weight=0.0, nil_score=10.0, unwritten_nil=True)
     linked = _ruled(tmp_path, pages, "ORG", "Lindqvist 's yard")
     text = "He worked at Lindqvist 's yard for years ."
     assert linked(text, model=archive)[0][1] == "Y"
@@ -574,14 +574,10 @@ def test_a_name_and_the_kind_its_page_is_headed_by_is_linked_over_the_nil_option
 
 def test_an_event_span_and_an_event_page_that_writes_its_name_and_numbers_link(tmp_path):
     """"the Guarita case" had gone NIL; "Typhoon No. 10" is no page of typhoon No. 18."""
-    from allennlp_longent.linking.cascade import CascadeSettings
-    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
-
     pages = [Entity("A", "Guarita affair", "The Guarita affair was a scandal of 2019 ; it is "
                     "also known as typhoon No. 18 by its critics ."),
              Entity("G", "Guarita", "Guarita is a district . The affair began there .")]
-    archive = str(write_cascade_archive(tmp_path / "cascade.tar.gz", CascadeSettings(
-        weight=0.0, nil_score=10.0, unwritten_nil=True)))
+    archive = _archive(tmp_path, weight=0.0, nil_score=10.0, unwritten_nil=True)
     for span, link in (("the Guarita case", "A"), ("Guarita case of 2019", "A"),
                        ("Guarita case of 2020", NIL)):
         linked = _ruled(tmp_path, pages, "EVENT", span)
