@@ -84,6 +84,7 @@ from typing import TYPE_CHECKING, AbstractSet, Callable, FrozenSet, List, Option
 
 from allennlp_longent.linking.candidates.bm25 import (
     bare_title,
+    bm25_tokens,
     clips,
     fold,
     known,
@@ -453,12 +454,13 @@ def setting_order(mention: str, label: str, ranked: List[dict],
     return _regroup(ranked, k, flags, "setting", first=True)
 
 
-def named_kind(mention: str) -> Optional[str]:
-    """The kind a name says it names by its last word, a capitalised noun of
-    ``FACILITY_NOUNS`` or ``ORGANISATION_NOUNS`` after a name word ("Skjærvik University
-    Hospital": hospital, "Kovalenko Chess School": school), lower case; None otherwise."""
+def named_kind(mention: str, any_case: bool = False) -> Optional[str]:
+    """The kind a name says it names by its last word, a capitalised noun (in either case with
+    ``any_case``: "Chinnakuppam harbour") of ``FACILITY_NOUNS`` or ``ORGANISATION_NOUNS`` after
+    a name word ("Skjærvik University Hospital": hospital, "Kovalenko Chess School": school),
+    lower case; None otherwise."""
     words = mention.split()
-    if len(words) < 2 or not words[-1][:1].isupper():
+    if len(words) < 2 or not (any_case or words[-1][:1].isupper()):
         return None
     last = _WORD.findall(fold(words[-1]))
     noun = last[0] if last else None
@@ -478,12 +480,11 @@ def kind_name_order(mention: str, ranked: List[dict], entity_of: Callable[[str],
 
 def kind_named(mention: str, entity: "Entity") -> bool:
     """The mention's last word, in either case, names a kind of place or body
-    (``NAMED_KIND_NOUNS``: "Chinnakuppam harbour", "São Tarcísio airport", "Lindqvist's yard")
+    (:func:`named_kind`: "Chinnakuppam harbour", "São Tarcísio airport", "Lindqvist's yard")
     and is the head of ``entity``'s page (:func:`_heads`, :func:`_holds_noun`: "yard" for a
     shipyard)."""
-    words = mention.split()
-    last = _WORD.findall(fold(words[-1])) if len(words) > 1 else []
-    return bool(last) and last[0] in NAMED_KIND_NOUNS and _holds_noun({last[0]}, _heads(entity))
+    noun = named_kind(mention, any_case=True)
+    return noun is not None and _holds_noun({noun}, _heads(entity))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -492,6 +493,25 @@ def _heads(entity: "Entity") -> frozenset:
     Temple, Neelapuram": temple)."""
     head = defining_head(entity)
     return frozenset(title_head(entity.title.split(",")[0])) | ({head} if head else set())
+
+
+def numbers_written(mention: str, entity: "Entity") -> bool:
+    """Every number of ``mention`` is written on ``entity``'s page, a two-digit one also as the
+    end of a longer one (the '77 of "'77 cyclone" is 1977): "Typhoon No. 10" is not the page of
+    Typhoon No. 18."""
+    numbers = [t for t in bm25_tokens(mention) if t.isdigit()]
+    if not numbers:
+        return True
+    written = _page_numbers(entity)
+    return all(n in written or (len(n) == 2 and any(w.endswith(n) for w in written))
+               for n in numbers)
+
+
+@lru_cache(maxsize=1 << 16)
+def _page_numbers(entity: "Entity") -> FrozenSet[str]:
+    """The numbers of ``entity``'s title and description, read once per page."""
+    return frozenset(t for t in bm25_tokens(f"{entity.title} {entity.description}")
+                     if t.isdigit())
 
 
 def names_other_kind(mention: str, entity: "Entity") -> bool:

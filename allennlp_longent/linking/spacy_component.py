@@ -34,10 +34,15 @@ first, and links it whatever the NIL option says; a title whose bracketed qualif
 the span's label ("Long Reuben (song)" for a person) counts as no bare title for these rules. Under
 ``name_agreement`` the first candidate is linked, whatever the NIL option says, when it is the only
 one of the first ``rerank_k`` whose page writes every name word of the span ("E. Marr"), or when
-the span is its bare title and no other's ("Itaquara"), and a span is NIL whose last word names
-a kind its first candidate's page does not write of itself ("Skjærvik University Hospital");
-under ``label_agreement`` so is a person span written as a full name whose first candidate is a
-thing ("Tove Sandmo", named on her band's page); a name coreference does not copy a link to a
+the span is its bare title and no other's ("Itaquara"), or when its page writes the span's name
+and numbers and is of the kind the span says by its last word ("Lindqvist's yard") or, under
+``label_agreement``, by its label ("the Guarita case", an event); a span is NIL whose last word
+names a kind its first candidate's page does not write of itself ("Skjærvik University
+Hospital"), or that writes a number the page does not ("Kōsaka Maru No. 5"); under
+``label_agreement`` so is a person span written as a full name, or as one name after a title of
+address, whose first candidate is a thing ("Tove Sandmo", named on her band's page; "Mr Sayle");
+a span is NIL, too, whose first candidate a rule put there over a likelier one and whose page
+never writes a word of its name ("Café Nagisa"); a name coreference does not copy a link to a
 page of the other gender than the span's title of address ("Madame Orbach" after "Felix
 Orbach"). With
 ``descriptors`` (the default), a common-noun span ("the castle", "airport") whose noun defines none
@@ -400,35 +405,40 @@ class LongentLinker:
         (:meth:`_kind_named`) reaching a threshold the user set; else the cascade's decision."""
         from allennlp_longent.linking.cascade import written_by_first_only
 
-        if self._person_of_no_page(span, candidates) or self._of_no_kind(span, candidates):
-            return NIL
-        if self._moved_unwritten(candidates) or self._number_unwritten(span, candidates):
+        if self._person_of_no_page(span, candidates) or self._of_no_kind(span, candidates) \
+                or self._moved_unwritten(candidates) or self._number_unwritten(span, candidates):
             return NIL
         described = self.descriptors and bool(candidates) and (
             candidates[0].get("descriptor") is not None or candidates[0].get("kind_noun"))
         expanded = self.name_agreement and bool(candidates) and candidates[0].get("expansion")
         named = self.name_agreement and written_by_first_only(
             [c.get("unwritten") for c in candidates], k)
-        titled = (self._titled(span, candidates, k) or self._kind_named(span, candidates)) \
+        said = (self._titled(span, candidates, k) or self._kind_named(span, candidates)) \
             and candidates[0]["probability"] >= cascade.settings.threshold
-        return (candidates[0]["id"] if described or named or expanded or titled
+        return (candidates[0]["id"] if described or named or expanded or said
                 else cascade.best(candidates))
 
     def _kind_named(self, span: Span, candidates: List[dict]) -> bool:
         """With ``name_agreement``: the first candidate's page writes every word of the span's
-        name, every number of it (:func:`_numbers_written`) and is of the kind the span says:
+        name, every number of it (:func:`~allennlp_longent.linking.kinds.numbers_written`) and
+        is of the kind the span says:
         by its last word (:func:`~allennlp_longent.linking.kinds.kind_named`: "Lindqvist's yard"
         is the Lindqvist shipyard) or, with ``label_agreement``, by its label (an EVENT span and
         a page that defines an event: "the Guarita case" is the Guarita affair), whatever the
         NIL option says."""
-        from allennlp_longent.linking.kinds import DEFINED_KINDS, defines, kind_named
+        from allennlp_longent.linking.kinds import (
+            DEFINED_KINDS,
+            defines,
+            kind_named,
+            numbers_written,
+        )
 
         if not (self.name_agreement and candidates and candidates[0].get("unwritten") == []):
             return False
         entity = self.kb[candidates[0]["id"]]
         nouns = DEFINED_KINDS.get(span.label_) if self.label_agreement else None
         return (kind_named(span.text, entity) or (nouns is not None and defines(entity, nouns))) \
-            and _numbers_written(span.text, entity)
+            and numbers_written(span.text, entity)
 
     @staticmethod
     def _moved_unwritten(candidates: List[dict]) -> bool:
@@ -440,10 +450,12 @@ class LongentLinker:
 
     def _number_unwritten(self, span: Span, candidates: List[dict]) -> bool:
         """With ``name_agreement``: the span writes a number its first candidate's page does not
-        (:func:`_numbers_written`): "Kōsaka Maru No. 5" is another ship than the Tokuzō Maru,
-        "Shinonome 3" another ferry."""
+        (:func:`~allennlp_longent.linking.kinds.numbers_written`): "Kōsaka Maru No. 5" is another
+        ship than the Tokuzō Maru, "Shinonome 3" another ferry."""
+        from allennlp_longent.linking.kinds import numbers_written
+
         return self.name_agreement and bool(candidates) \
-            and not _numbers_written(span.text, self.kb[candidates[0]["id"]])
+            and not numbers_written(span.text, self.kb[candidates[0]["id"]])
 
     def _of_no_kind(self, span: Span, candidates: List[dict]) -> bool:
         """With ``name_agreement``: the span's last word names a kind of place or body that its
@@ -684,20 +696,6 @@ class LongentLinker:
         self._model = None
         self._cascade = None
         return self
-
-
-def _numbers_written(mention: str, entity: "Entity") -> bool:
-    """Every number of ``mention`` is written on ``entity``'s page, a two-digit one also as the
-    end of a longer one (the '77 of "'77 cyclone" is 1977): "Typhoon No. 10" is not the page of
-    Typhoon No. 18."""
-    from allennlp_longent.linking.candidates.bm25 import bm25_tokens
-
-    numbers = [t for t in bm25_tokens(mention) if t.isdigit()]
-    if not numbers:
-        return True
-    written = {t for t in bm25_tokens(f"{entity.title} {entity.description}") if t.isdigit()}
-    return all(n in written or (len(n) == 2 and any(w.endswith(n) for w in written))
-               for n in numbers)
 
 
 def _words_from_article(span: Span) -> List[str]:

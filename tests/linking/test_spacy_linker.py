@@ -587,7 +587,7 @@ def test_an_event_span_and_an_event_page_that_writes_its_name_and_numbers_link(t
 
 
 def test_a_number_the_first_page_does_not_write_makes_the_span_nil(tmp_path):
-    from allennlp_longent.linking.spacy_component import _numbers_written
+    from allennlp_longent.linking.kinds import numbers_written as _numbers_written
 
     ship = Entity("S", "Tokuzō Maru", "The Tokuzō Maru is a training ship of 1977 ; Kōsaka "
                   "built her as hull No. 4 .")
