@@ -50,6 +50,14 @@ def config_defaults() -> Dict[str, str]:
         "LONGENT_FT_VAL": "runs/freetext_zeshel/dev",
         "LONGENT_FT_EPOCHS": "4",
         "LONGENT_FT_LR": "5e-5",
+        "LONGENT_LONG_MODEL": packaged_minilm(),
+        "LONGENT_LONG_DATA": "runs/long_context/train",
+        "LONGENT_LONG_LENGTH": "1024",
+        "LONGENT_LONG_INIT": "repeat",
+        "LONGENT_LONG_LAYERS": "3",
+        "LONGENT_LONG_EPOCHS": "1",
+        "LONGENT_CUDA_DEVICE": "-1",
+        "LONGENT_USE_AMP": "false",
     }
 
 

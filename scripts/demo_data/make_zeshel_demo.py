@@ -9,7 +9,8 @@ made to test zero-shot linking, and ``paragraphs.jsonl`` for the spaCy demo.
         # N more training worlds in varied styles (zeshel_demo_extra), with BM25 candidates
         # in DIR/tfidf_candidates/train.json (--drop-own-page: without the mention's own
         # page); with --late, descriptions whose facts lie ~300 word pieces in (a set for 512
-        # against 1024 positions)
+        # against 1024 positions); --late-worlds M adds M late-fact worlds beside N plain ones;
+        # --seed S gives other worlds than the default seed
 
 Each world has families sharing a surname, towns and vessels named after people, towns with
 former names, companies, guilds, events and landmarks (``zeshel_demo_entities``). Mentions sit
@@ -249,8 +250,12 @@ def write_extra(args: argparse.Namespace) -> None:
         raise SystemExit("--extra-worlds needs --out DIR (kept apart from the demo's seven worlds)")
     if args.out.resolve() == DEFAULT_OUTPUT.resolve():
         raise SystemExit(f"--out must not be {DEFAULT_OUTPUT}: the demo worlds stay as they are")
+    seed = args.seed or SEED
     build = late_fact_worlds if args.late else build_extra_worlds
-    worlds = build(args.extra_worlds, args.mentions_per_world)
+    worlds = build(args.extra_worlds, args.mentions_per_world, seed)
+    # --late-worlds: late-fact worlds beside the plain ones, in one folder (a training set that
+    # holds both, for a model at 1024 positions to learn to read past 512 pieces)
+    worlds += late_fact_worlds(args.late_worlds, args.mentions_per_world, seed)
     for relative, content in extra_files(worlds):
         path = args.out / relative
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -290,6 +295,11 @@ def main() -> None:
                         help="leave each mention's own page out of its --extra-worlds candidates")
     parser.add_argument("--late", action="store_true",
                         help="--extra-worlds whose facts lie beyond 512 pieces (an evaluation set)")
+    parser.add_argument("--late-worlds", type=int, default=0,
+                        help="with --extra-worlds: this many late-fact worlds beside them")
+    parser.add_argument("--seed", default=None,
+                        help="the generator's seed for --extra-worlds (default the demo's); "
+                        "another seed gives other worlds, e.g. a test set apart from training")
     parser.add_argument("--candidates", type=int, default=16,
                         help="BM25 candidates per mention of --extra-worlds")
     args = parser.parse_args()

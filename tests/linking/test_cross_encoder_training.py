@@ -129,7 +129,8 @@ def test_the_command_writes_worlds_and_bm25_negatives(tmp_path, drop):
 
     demo = load_script("make_zeshel_demo")
     args = argparse.Namespace(out=tmp_path / "extra", extra_worlds=1, mentions_per_world=30,
-                              candidates=4, late=False, drop_own_page=drop)
+                              candidates=4, late=False, drop_own_page=drop, late_worlds=0,
+                              seed=None)
     demo.write_extra(args)
     mentions = {m["mention_id"]: m for _, m in read_json_lines(args.out / "mentions/train.json")}
     lists = [r for _, r in read_json_lines(args.out / "tfidf_candidates/train.json")]
