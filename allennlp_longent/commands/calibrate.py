@@ -196,12 +196,15 @@ def run_calibrate(args: argparse.Namespace) -> None:
 
 def _calibrate_text(fitted, sets: Sequence["FreeTextSet"], args: argparse.Namespace,
                     model_config: dict) -> None:
-    """``fitted.text_weight``: λ chosen as :func:`~allennlp_longent.linking.cascade.choose_weight`
-    does, on the spans of the ``--text-dev`` ``sets`` linked by ``longent_linker`` with the archive
-    calibrated so far (free text is not the validation world's style: there λ may differ)."""
+    """``fitted.text_weight`` and ``fitted.text_nil``, chosen on the spans of the ``--text-dev``
+    ``sets`` linked by ``longent_linker`` with the archive calibrated so far (free text is not the
+    validation world's style: there λ and the NIL option may not carry over). λ as
+    :func:`~allennlp_longent.linking.cascade.choose_weight` does; then, at that λ, the NIL option
+    is kept only if it beats the rules' NIL alone by the same sign test
+    (:func:`~allennlp_longent.linking.cascade.choose_text_nil`)."""
     import tempfile
 
-    from allennlp_longent.linking.cascade import WEIGHTS, choose_weight
+    from allennlp_longent.linking.cascade import WEIGHTS, choose_text_nil, choose_weight
     from allennlp_longent.linking.freetext import outcomes_by_weight
     from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
@@ -209,18 +212,26 @@ def _calibrate_text(fitted, sets: Sequence["FreeTextSet"], args: argparse.Namesp
     with tempfile.TemporaryDirectory() as scratch:
         draft = write_cascade_archive(Path(scratch) / "draft.tar.gz", fitted,
                                       args.cross_encoder, **model_config)
-        outcomes = outcomes_by_weight(sets, str(draft), weights, Path(scratch))
-    fitted.text_weight, chosen = choose_weight(outcomes, args.significance)
-    counts = {str(w): sum(right) for w, right in outcomes.items()}
+        outcomes = outcomes_by_weight(sets, str(draft), weights, Path(scratch), (True, False))
+    with_nil = {w: outcomes[w, True] for w in weights}
+    fitted.text_weight, chosen = choose_weight(with_nil, args.significance)
+    fitted.text_nil, nil_test = choose_text_nil(outcomes[fitted.text_weight, True],
+                                                outcomes[fitted.text_weight, False],
+                                                args.significance)
+    counts = {str(w): sum(right) for w, right in with_nil.items()}
     names = [data.name for data in sets]
-    fitted.validation["text"] = {"sets": names, "spans": len(outcomes[0.0]),
-                                 "accuracy_by_weight": counts, "sign_test": chosen}
-    print(f"free text ({', '.join(names)}: {len(outcomes[0.0])} spans, "
+    fitted.validation["text"] = {"sets": names, "spans": len(with_nil[0.0]),
+                                 "accuracy_by_weight": counts, "sign_test": chosen,
+                                 "nil_option": nil_test}
+    print(f"free text ({', '.join(names)}: {len(with_nil[0.0])} spans, "
           f"the spaCy component's rules on): right by weight "
           + ", ".join(f"{w} {c}" for w, c in counts.items()))
     print(f"the most accurate weight {chosen['weight']} fixed {chosen['fixed']} and broke "
           f"{chosen['broken']} spans against weight 0: sign test p = {chosen['p_value']:.3f}; "
           f"free text gets weight {fitted.text_weight}")
+    print(f"at that weight the NIL option fixed {nil_test['fixed']} and broke "
+          f"{nil_test['broken']} spans against the rules' NIL alone: sign test p = "
+          f"{nil_test['p_value']:.3f}; free text {'keeps' if fitted.text_nil else 'drops'} it")
 
 
 def _print_validation(settings, k: int) -> None:

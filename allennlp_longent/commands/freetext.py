@@ -14,8 +14,9 @@ archive given by ``--model`` has it, the ``unwritten_nil`` rule; ``--no-name-cor
 ``--no-label-agreement``, ``--no-article-agreement`` and ``--no-name-agreement`` leave the
 first four out of every row.
 With ``--model``, a ``cascade_linker`` archive (``longent calibrate``), come its first stage
-(weight 0: no cross-encoder) with the calibrated NIL option, the whole cascade as calibrated and,
-when the archive holds a cross-encoder, the cascade at weight 1 (the trained re-ranker's order of
+(weight 0: no cross-encoder) with NIL as calibrated for free text (the NIL option or, where
+``--text-dev`` dropped it, the rules' NIL alone), the whole cascade as calibrated and, when the
+archive holds a cross-encoder, the cascade at weight 1 (the trained re-ranker's order of
 the first stage's top ``rerank_k``, except where it abstains on an exact title). With
 ``--spacy-peer`` comes spaCy's ``entity_linker`` trained by ``scripts/linking/train_spacy_peer.py``.
 Each row gives accuracy over all spans that name something (a NIL span is right when linked NIL)
@@ -37,7 +38,7 @@ from allennlp_longent.commands.safe_io import (
 
 RETRIEVAL = "retrieval alone (BM25 + titles)"
 RETRIEVAL_RULES = "retrieval + the rules (no model)"
-FIRST_STAGE = "cascade's first stage + NIL option"
+FIRST_STAGE = "cascade's first stage (weight 0)"
 CASCADE = "cascade (as calibrated)"
 RERANKER = "re-ranker's order (weight 1)"
 

@@ -78,6 +78,7 @@ class CascadeSettings:
     rerank_k: int = 8
     weight: float = 0.5
     text_weight: Optional[float] = None  # λ for free text (spaCy); None: ``weight``
+    text_nil: Optional[bool] = None  # the NIL option on free text (spaCy); None: on
     temperature: float = 1.0
     threshold: float = 0.0
     nil_score: Optional[float] = None
@@ -92,6 +93,12 @@ class CascadeSettings:
     def free_text_weight(self) -> float:
         """λ for free text linked through spaCy: ``text_weight`` if calibrated, else ``weight``."""
         return self.weight if self.text_weight is None else self.text_weight
+
+    @property
+    def free_text_nil_score(self) -> Optional[float]:
+        """The NIL option's score for free text: ``nil_score`` unless ``text_nil`` is False
+        (``longent calibrate --text-dev`` found it no better there than the rules' NIL)."""
+        return None if self.text_nil is False else self.nil_score
 
     def save(self, path: Union[str, Path]) -> None:
         Path(path).write_text(json.dumps(asdict(self), indent=2) + "\n")
@@ -486,6 +493,18 @@ def choose_weight(right: Dict[float, Sequence[bool]], significance: float = 0.05
     return (best if p_value <= significance else 0.0), {
         "weight": best, "fixed": fixed, "broken": broken, "p_value": p_value,
         "significance": significance}
+
+
+def choose_text_nil(with_nil: Sequence[bool], without_nil: Sequence[bool],
+                    significance: float = 0.05) -> Tuple[bool, dict]:
+    """Whether free text keeps the NIL option, from per-span outcomes with it and without it
+    (the same spans): kept only if it is right more often and its gain passes the one-sided sign
+    test of :func:`choose_weight`; without it, NIL comes from the rules alone."""
+    fixed = sum(a and not b for a, b in zip(with_nil, without_nil))
+    broken = sum(b and not a for a, b in zip(with_nil, without_nil))
+    p_value = sign_test(fixed, broken)
+    return fixed > broken and p_value <= significance, {
+        "fixed": fixed, "broken": broken, "p_value": p_value, "significance": significance}
 
 
 def sign_test(fixed: int, broken: int) -> float:

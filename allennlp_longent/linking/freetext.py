@@ -240,14 +240,16 @@ def links_of(docs: Sequence["Doc"], paragraphs: Sequence[Paragraph]) -> List[str
 
 
 def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequence[float],
-                       scratch: Path) -> Dict[float, List[bool]]:
-    """Per re-ranker weight λ, whether each span of ``sets`` that names something is linked right
-    by ``longent_linker`` with the cascade archive ``model`` at λ (its rules as a spaCy user gets
-    them); retrieval, the first stage and the cross-encoder run once per mention. ``scratch``:
-    where the sets' knowledge bases are written."""
+                       scratch: Path, nil_options: Sequence[bool] = (True,)
+                       ) -> Dict[Tuple[float, bool], List[bool]]:
+    """Per re-ranker weight λ and NIL option (on, off), whether each span of ``sets`` that names
+    something is linked right by ``longent_linker`` with the cascade archive ``model`` (its rules
+    as a spaCy user gets them); retrieval, the first stage and the cross-encoder run once per
+    mention. ``scratch``: where the sets' knowledge bases are written."""
     import spacy
 
-    outcomes: Dict[float, List[bool]] = {w: [] for w in weights}
+    outcomes: Dict[Tuple[float, bool], List[bool]] = {
+        (w, nil): [] for w in weights for nil in nil_options}
     blank = spacy.blank("en")
     for data in sets:
         kb_dir = save_kb(data.entities, scratch / data.name / "kb")
@@ -256,9 +258,11 @@ def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequenc
         cascade = component.cascade()
         cascade.memo = {}
         gold = data.gold()
-        for weight in weights:
+        nil_score = cascade.settings.nil_score
+        for weight, nil in outcomes:
             cascade.settings.weight = weight
+            cascade.settings.nil_score = nil_score if nil else None
             found = links_of(list(component.pipe(gold_docs(blank, data.paragraphs))),
                              data.paragraphs)
-            outcomes[weight] += [f == g for f, g in zip(found, gold)]
+            outcomes[weight, nil] += [f == g for f, g in zip(found, gold)]
     return outcomes

@@ -279,6 +279,7 @@ class LongentLinker:
             if self.threshold is not None:
                 settings.threshold = self.threshold
             settings.weight = settings.free_text_weight if self.weight is None else self.weight
+            settings.nil_score = settings.free_text_nil_score
             if self.unwritten_nil is not None:
                 settings.unwritten_nil = self.unwritten_nil
             if linker is None:

@@ -240,10 +240,12 @@ def test_the_free_text_weight_is_the_components_unless_a_weight_is_configured(li
         pipeline(weight=0.5)(PARAGRAPH)
 
 
-def test_the_free_text_sweep_links_as_the_component_does_at_each_weight(linker_files, tmp_path):
-    """``outcomes_by_weight`` (what ``longent calibrate --text-dev`` chooses λ on) gives, at each
-    weight, the outcomes of a spaCy component configured with that weight, with the cross-encoder
-    run once per mention."""
+def test_the_free_text_sweep_links_as_the_component_does_at_each_setting(linker_files, tmp_path):
+    """``outcomes_by_weight`` (what ``longent calibrate --text-dev`` chooses λ and the NIL option
+    on) gives, at each weight, with and without the NIL option, the outcomes of a spaCy component
+    configured with that weight and an archive whose ``text_nil`` says the same, with the
+    cross-encoder run once per mention."""
+    from allennlp_longent.linking.cascade import CascadeSettings
     from allennlp_longent.linking.freetext import (
         evaluate,
         longent_linker,
@@ -251,6 +253,7 @@ def test_the_free_text_sweep_links_as_the_component_does_at_each_weight(linker_f
         read_set,
         save_kb,
     )
+    from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 
     folder = tmp_path / "set"
     folder.mkdir()
@@ -265,10 +268,34 @@ def test_the_free_text_sweep_links_as_the_component_does_at_each_weight(linker_f
         at += len(name)
     (folder / "paragraphs.jsonl").write_text(json.dumps({"text": PARAGRAPH, "entities": spans}))
     data = read_set(folder)
-    archive = cascade_of(linker_files[0])
-    outcomes = outcomes_by_weight([data], archive, (0.0, 0.5, 1.0), tmp_path / "scratch")
+    # a NIL option scored high enough to take some spans, and the same archive without it
+    archives = {nil: str(write_cascade_archive(
+        tmp_path / f"nil_{nil}.tar.gz",
+        CascadeSettings(nil_score=1.0, text_nil=None if nil else False), str(linker_files[0])))
+        for nil in (True, False)}
+    outcomes = outcomes_by_weight([data], archives[True], (0.0, 0.5, 1.0), tmp_path / "scratch",
+                                  (True, False))
+    assert sorted(outcomes) == [(w, nil) for w in (0.0, 0.5, 1.0) for nil in (False, True)]
     kb = save_kb(data.entities, tmp_path / "kb")
-    for weight, right in outcomes.items():
-        found = evaluate(data, {"w": longent_linker(kb, archive, weight=weight)})["w"][2]
+    for (weight, nil), right in outcomes.items():
+        linker = longent_linker(kb, archives[nil], weight=weight)
+        found = evaluate(data, {"w": linker})["w"][2]
         assert right == [f == g for f, g in zip(found, data.gold())]
         assert len(right) == 6
+    assert any(outcomes[w, True] != outcomes[w, False] for w in (0.0, 0.5, 1.0))
+
+
+@pytest.mark.parametrize("fixed, broken, kept", [(5, 0, True), (4, 0, False), (7, 1, True),
+                                                 (6, 1, False),
+                                                 (3, 3, False), (0, 5, False)])
+def test_free_text_keeps_the_nil_option_only_when_a_sign_test_says_it_helps(fixed, broken,
+                                                                              kept):
+    from allennlp_longent.linking.cascade import choose_text_nil
+
+    # one-sided binomial tail by hand: 5 of 5 -> 1/32, 4 of 4 -> 1/16, 7 of 8 -> 9/256,
+    # 6 of 7 -> 8/128; kept below 0.05
+    with_nil = [True] * fixed + [False] * broken + [True, False]
+    without = [False] * fixed + [True] * broken + [True, False]
+    keep, seen = choose_text_nil(with_nil, without)
+    assert keep is kept
+    assert (seen["fixed"], seen["broken"]) == (fixed, broken)
