@@ -258,7 +258,7 @@ def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequenc
         cascade = component.cascade()
         cascade.memo = {}
         gold = data.gold()
-        nil_score = cascade.settings.nil_score
+        nil_score = component.model().settings.nil_score  # calibrated, whatever text_nil says
         for weight, nil in outcomes:
             cascade.settings.weight = weight
             cascade.settings.nil_score = nil_score if nil else None

@@ -283,6 +283,9 @@ def test_the_free_text_sweep_links_as_the_component_does_at_each_setting(linker_
         assert right == [f == g for f, g in zip(found, data.gold())]
         assert len(right) == 6
     assert any(outcomes[w, True] != outcomes[w, False] for w in (0.0, 0.5, 1.0))
+    # "with the NIL option" is the calibrated option even where the archive drops it for free text
+    assert outcomes_by_weight([data], archives[False], (0.0, 1.0), tmp_path / "scratch2",
+                              (True, False)) == {k: v for k, v in outcomes.items() if k[0] != 0.5}
 
 
 @pytest.mark.parametrize("fixed, broken, kept", [(5, 0, True), (4, 0, False), (7, 1, True),
