@@ -168,19 +168,22 @@ def save_kb(entities: Sequence[Entity], kb_dir: Path) -> Path:
 
 
 def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[float] = None,
-                   unwritten_nil: Optional[bool] = None, name_coreference: bool = True,
+                   unwritten_nil: Optional[bool] = None, nil_option: Optional[bool] = None,
+                   name_coreference: bool = True,
                    label_agreement: bool = True, article_agreement: bool = True,
                    name_agreement: bool = True, descriptors: bool = True) -> Linker:
     """``longent_linker`` as a spaCy user adds it: retrieval alone (no ``model``) or the
     ``cascade_linker`` archive ``model``; ``weight`` 0 keeps its first stage and NIL option only;
-    ``unwritten_nil`` sets that rule (None: the archive's, off without one);
+    ``unwritten_nil`` sets that rule (None: the archive's, off without one); ``nil_option``
+    whether the archive's NIL option takes part (None: as calibrated for free text);
     ``name_coreference``, ``label_agreement``, ``article_agreement``, ``name_agreement`` and
     ``descriptors`` the component's rules (on by default)."""
     import spacy
 
     nlp = spacy.blank("en")
     config: dict = {"kb": str(kb_dir), "model": model, "weight": weight,
-                    "unwritten_nil": unwritten_nil, "name_coreference": name_coreference,
+                    "unwritten_nil": unwritten_nil, "nil_option": nil_option,
+                    "name_coreference": name_coreference,
                     "label_agreement": label_agreement, "article_agreement": article_agreement,
                     "name_agreement": name_agreement, "descriptors": descriptors}
     linker = nlp.add_pipe("longent_linker", config=config)

@@ -108,6 +108,7 @@ for _attr in (CANDIDATES_ATTR, STATUS_ATTR, ANTECEDENT_ATTR):
         "threshold": None,
         "weight": None,
         "unwritten_nil": None,
+        "nil_option": None,
         "name_coreference": True,
         "label_agreement": True,
         "article_agreement": True,
@@ -133,6 +134,7 @@ def make_longent_linker(
     threshold: Optional[float],
     weight: Optional[float],
     unwritten_nil: Optional[bool],
+    nil_option: Optional[bool],
     name_coreference: bool,
     label_agreement: bool,
     article_agreement: bool,
@@ -156,7 +158,10 @@ def make_longent_linker(
     with its NIL option, without loading the cross-encoder; None: the archive's λ for free text,
     ``longent calibrate --text-dev``, when it has one, else its λ); ``unwritten_nil`` the
     archive's rule that a mention with a name word on no candidate's page is NIL (``longent
-    calibrate --unwritten-nil``; it also works without ``model``); ``name_coreference``: a
+    calibrate --unwritten-nil``; it also works without ``model``); ``nil_option``: whether the
+    archive's NIL option (the calibrated score of "no entity") takes part (None: as ``longent
+    calibrate --text-dev`` chose for free text, on without that choice; False: NIL from the
+    rules alone); ``name_coreference``: a
     person span that shortens an earlier one takes its link (module docstring);
     ``label_agreement``: among the first ``rerank_k`` candidates, those whose page's pronouns
     clash with the span's label (:mod:`allennlp_longent.linking.kinds`) go after the others, and
@@ -180,7 +185,8 @@ def make_longent_linker(
     return LongentLinker(
         nlp, name, model, kb, top_k, threshold, batch_size, spans_key, cuda_device,
         rerank_k=rerank_k, retriever=retriever, encoder=encoder, skip_labels=skip_labels,
-        weight=weight, unwritten_nil=unwritten_nil, name_coreference=name_coreference,
+        weight=weight, unwritten_nil=unwritten_nil, nil_option=nil_option,
+        name_coreference=name_coreference,
         label_agreement=label_agreement, article_agreement=article_agreement,
         name_agreement=name_agreement, descriptors=descriptors,
     )
@@ -207,6 +213,7 @@ class LongentLinker:
         skip_labels: Iterable[str] = tuple(SKIP_LABELS),
         weight: Optional[float] = None,
         unwritten_nil: Optional[bool] = None,
+        nil_option: Optional[bool] = None,
         name_coreference: bool = True,
         label_agreement: bool = True,
         article_agreement: bool = True,
@@ -229,6 +236,7 @@ class LongentLinker:
         self.rerank_k = rerank_k
         self.weight = weight
         self.unwritten_nil = unwritten_nil
+        self.nil_option = nil_option
         self.name_coreference = name_coreference
         self.label_agreement = label_agreement
         self.article_agreement = article_agreement
@@ -279,7 +287,10 @@ class LongentLinker:
             if self.threshold is not None:
                 settings.threshold = self.threshold
             settings.weight = settings.free_text_weight if self.weight is None else self.weight
-            settings.nil_score = settings.free_text_nil_score
+            if self.nil_option is None:
+                settings.nil_score = settings.free_text_nil_score
+            elif not self.nil_option:
+                settings.nil_score = None
             if self.unwritten_nil is not None:
                 settings.unwritten_nil = self.unwritten_nil
             if linker is None:
