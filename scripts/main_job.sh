@@ -121,7 +121,8 @@ peer=$!
 # on the same dev set (36 → 39 of 48 for retrieval alone, 41 → 43 for the cascade)
 nil_rate="${LONGENT_NIL_RATE:-0.02}"
 # --text-dev (round 16): the re-ranker's weight for free text is chosen apart, on the free-text dev
-# sets as the spaCy component links them (dev to dev5 since round 17, dev6 and dev7 since
+# sets as the spaCy component links them, and (round 25) whether free text keeps the NIL option
+# or takes NIL from the component's rules alone, by the same sign test (dev to dev5 since round 17, dev6 and dev7 since
 # round 18, dev8 since round 19); the weight for zeshel pages stays frost_fjords's. dev9 and dev10
 # (round 20) are left to the longer recipe of docs/linking.md ("Pages written in other styles"):
 # with them this step took 31 s more and step 7 30 s more (1,169 s in all)
