@@ -47,7 +47,7 @@ import logging
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -487,12 +487,9 @@ def choose_weight(right: Dict[float, Sequence[bool]], significance: float = 0.05
     if 0.0 not in right:
         raise ValueError(f"choose_weight needs the outcomes at weight 0, got {sorted(right)}")
     best = max(right, key=lambda w: (sum(right[w]), -w))
-    fixed = sum(a and not b for a, b in zip(right[best], right[0.0]))
-    broken = sum(b and not a for a, b in zip(right[best], right[0.0]))
-    p_value = sign_test(fixed, broken)
-    return (best if p_value <= significance else 0.0), {
-        "weight": best, "fixed": fixed, "broken": broken, "p_value": p_value,
-        "significance": significance}
+    seen = paired_sign_test(right[best], right[0.0])
+    return (best if seen["p_value"] <= significance else 0.0), {
+        "weight": best, **seen, "significance": significance}
 
 
 def choose_text_nil(with_nil: Sequence[bool], without_nil: Sequence[bool],
@@ -500,11 +497,18 @@ def choose_text_nil(with_nil: Sequence[bool], without_nil: Sequence[bool],
     """Whether free text keeps the NIL option, from per-span outcomes with it and without it
     (the same spans): kept only if it is right more often and its gain passes the one-sided sign
     test of :func:`choose_weight`; without it, NIL comes from the rules alone."""
-    fixed = sum(a and not b for a, b in zip(with_nil, without_nil))
-    broken = sum(b and not a for a, b in zip(with_nil, without_nil))
-    p_value = sign_test(fixed, broken)
-    return fixed > broken and p_value <= significance, {
-        "fixed": fixed, "broken": broken, "p_value": p_value, "significance": significance}
+    seen = paired_sign_test(with_nil, without_nil)
+    return seen["fixed"] > seen["broken"] and seen["p_value"] <= significance, {
+        **seen, "significance": significance}
+
+
+def paired_sign_test(new: Sequence[bool], old: Sequence[bool]) -> Dict[str, Any]:
+    """Two systems' per-item outcomes on the same items: ``fixed`` (right only in ``new``),
+    ``broken`` (right only in ``old``) and the one-sided :func:`sign_test` p-value of ``new``
+    being better."""
+    fixed = sum(a and not b for a, b in zip(new, old))
+    broken = sum(b and not a for a, b in zip(new, old))
+    return {"fixed": fixed, "broken": broken, "p_value": sign_test(fixed, broken)}
 
 
 def sign_test(fixed: int, broken: int) -> float:

@@ -72,6 +72,14 @@ class LinkCounts:
         return self.nil_right / self.gold_nil if self.gold_nil else None
 
 
+def count_cell(hits: int, total: int) -> str:
+    """``hits/total = accuracy [95 % Wilson interval]``, a markdown table's cell."""
+    if total == 0:
+        return "0/0"
+    low, high = wilson(hits, total)
+    return f"{hits}/{total} = {hits / total:.3f} [{low:.3f}, {high:.3f}]"
+
+
 def line(name: str, hits: int, total: int) -> str:
     low, high = wilson(hits, total)
     return f"  {name:<34}{hits:>4}/{total:<4}{hits / total:>8.3f}   [{low:.3f}, {high:.3f}]"

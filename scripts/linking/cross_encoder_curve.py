@@ -19,12 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from allennlp_longent.linking.documents import read_json_lines  # noqa: E402
-from allennlp_longent.linking.evaluation import wilson  # noqa: E402
-
-
-def cell(hits: int, total: int) -> str:
-    low, high = wilson(hits, total)
-    return f"{hits}/{total} = {hits / total:.3f} [{low:.3f}, {high:.3f}]"
+from allennlp_longent.linking.evaluation import count_cell as cell  # noqa: E402
 
 
 def main() -> None:

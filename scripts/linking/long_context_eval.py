@@ -25,8 +25,8 @@ from zeshel_demo_extra import late_fact_worlds  # noqa: E402
 from zeshel_demo_windows import fact_in_pair  # noqa: E402
 
 import allennlp_longent.components  # noqa: E402,F401
-from allennlp_longent.linking.cascade import sign_test  # noqa: E402
-from allennlp_longent.linking.evaluation import wilson  # noqa: E402
+from allennlp_longent.linking.cascade import paired_sign_test  # noqa: E402
+from allennlp_longent.linking.evaluation import count_cell  # noqa: E402
 
 
 def correct_by_mention(model, reader, path: Path, batch_size: int, limit: int
@@ -51,15 +51,10 @@ def row(name: str, ids: List[str], short: Dict[str, bool], long: Dict[str, bool]
     n = len(ids)
     if n == 0:
         return f"| {name} | 0 | | | |"
-    cells = []
-    for result in (short, long):
-        hits = sum(result[i] for i in ids)
-        low, high = wilson(hits, n)
-        cells.append(f"{hits}/{n} = {hits / n:.3f} [{low:.3f}, {high:.3f}]")
-    fixed = sum(long[i] and not short[i] for i in ids)
-    broken = sum(short[i] and not long[i] for i in ids)
-    return (f"| {name} | {n} | {cells[0]} | {cells[1]} | +{fixed} / -{broken}, "
-            f"p = {sign_test(fixed, broken):.3f} |")
+    cells = [count_cell(sum(result[i] for i in ids), n) for result in (short, long)]
+    seen = paired_sign_test([long[i] for i in ids], [short[i] for i in ids])
+    return (f"| {name} | {n} | {cells[0]} | {cells[1]} | +{seen['fixed']} / -{seen['broken']}, "
+            f"p = {seen['p_value']:.3f} |")
 
 
 def main() -> None:

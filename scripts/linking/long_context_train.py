@@ -100,7 +100,7 @@ def buckets(args: argparse.Namespace) -> Dict[str, List[str]]:
 
 
 def baselines(test: Path) -> Dict[str, Dict[str, bool]]:
-    """BM25@1 over the same lists (gold inserted last when BM25 missed it), and chance."""
+    """BM25@1 over the same lists (the gold is inserted after BM25's candidates when missing)."""
     gold = {m["mention_id"]: m["label_document_id"]
             for m in map(json.loads, (test / "mentions/train.json").read_text().splitlines())}
     bm25 = {}
@@ -110,25 +110,26 @@ def baselines(test: Path) -> Dict[str, Dict[str, bool]]:
     return {"BM25@1 (same lists)": bm25}
 
 
-def report(results: Dict[str, Dict[str, bool]], groups: Dict[str, List[str]]) -> List[str]:
-    from allennlp_longent.linking.cascade import sign_test
-    from allennlp_longent.linking.evaluation import wilson
+def report(results: Dict[str, Dict[str, bool]], groups: Dict[str, List[str]],
+           baseline_rows: Dict[str, Dict[str, bool]]) -> List[str]:
+    """The markdown table: one row per arm (each after the first with its sign test against
+    the first), then the baselines and chance among the 4 candidates."""
+    from allennlp_longent.linking.cascade import paired_sign_test
+    from allennlp_longent.linking.evaluation import count_cell
 
-    arms = list(results)
+    base = next(iter(results))
     lines = ["| arm | " + " | ".join(f"{k} (n = {len(v)})" for k, v in groups.items()) + " |",
              "|---|" + "---|" * len(groups)]
-    for arm in arms:
+    for name, right in {**results, **baseline_rows}.items():
         cells = []
         for ids in groups.values():
-            hits = sum(results[arm][i] for i in ids)
-            low, high = wilson(hits, len(ids)) if ids else (0.0, 0.0)
-            cell = f"{hits}/{len(ids)} = {hits / max(len(ids), 1):.3f} [{low:.3f}, {high:.3f}]"
-            if arm != arms[0]:
-                fixed = sum(results[arm][i] and not results[arms[0]][i] for i in ids)
-                broken = sum(results[arms[0]][i] and not results[arm][i] for i in ids)
-                cell += f"; vs {arms[0]}: +{fixed} / -{broken}, p = {sign_test(fixed, broken):.3f}"
+            cell = count_cell(sum(right[i] for i in ids), len(ids))
+            if name in results and name != base:
+                seen = paired_sign_test([right[i] for i in ids], [results[base][i] for i in ids])
+                cell += (f"; vs {base}: +{seen['fixed']} / -{seen['broken']}, "
+                         f"p = {seen['p_value']:.3f}")
             cells.append(cell)
-        lines.append(f"| {arm} | " + " | ".join(cells) + " |")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines.append("| chance | " + " | ".join("0.250 (1 of 4)" for _ in groups) + " |")
     return lines
 
@@ -160,6 +161,11 @@ def main() -> None:
     generate(args.out / "test", args.test_worlds, args.test_worlds, args.mentions_per_world,
              TEST_SEED)
     groups = buckets(args)
+    bm25 = baselines(args.out / "test")
+    if set(groups["beyond 512"] + groups["the rest"]) != set(next(iter(bm25.values()))):
+        raise SystemExit(f"{args.out / 'test'} holds other mentions than --test-worlds "
+                         f"{args.test_worlds} and --mentions-per-world {args.mentions_per_world} "
+                         "write: remove it, or pass what it was written with")
     results: Dict[str, Dict[str, bool]] = {}
     for arm in args.arms:
         archive = train(arm, args)
@@ -167,8 +173,7 @@ def main() -> None:
         seconds = (archive.parent / "train_seconds.txt").read_text().strip()
         print(f"{arm}: trained in {seconds} s, {sum(results[arm].values())} of "
               f"{len(results[arm])} test mentions right", flush=True)
-        lines = report(results, groups)
-        lines[-1:-1] = report(baselines(args.out / "test"), groups)[2:-1]
+        lines = report(results, groups, bm25)
         print("\n".join(lines), flush=True)
         (args.out / "results.json").write_text(json.dumps(
             {"arms": results, "buckets": groups, "table": lines}, indent=1))

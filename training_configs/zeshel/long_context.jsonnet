@@ -27,13 +27,11 @@ zeshel.extra_worlds_linker(
 ) + {
   validation_data_path: null,
   test_data_path: null,
-  dataset_reader+: { top_k: 4 },
   model+: { text_field_embedder+: { token_embedders+: { tokens+: {
     max_length: length,
     position_init: { type: std.extVar('LONGENT_LONG_INIT') },
   } } } },
   trainer+: {
-    validation_metric: '-loss',
     cuda_device: std.parseInt(std.extVar('LONGENT_CUDA_DEVICE')),
     use_amp: std.parseJson(std.extVar('LONGENT_USE_AMP')),
   },
