@@ -32,6 +32,13 @@ middle names (the inner name words of a mention whose first and last are the tit
 last: "Rukayat Abeni Odunsi" for Rukayat Ọdúnsì) and the titles of other conventions ("Engr.",
 "Hon.", "Alhaji", "Senhora").
 
+Round 26 added the titles of address of other languages, from general usage ("Mheshimiwa",
+"Nana", "Doña", "Maître": ``HONORIFICS``), prompted by the free-text dev sets dev16..dev19 where
+they made persons NIL; an abbreviation of two letters or more that opens a name ("Bro. Kofi
+Ato": :func:`dotted_title`), a title in whatever language; and a reason to fire: a page that
+writes the mention's full name after a kin word ("married to the teacher Peter Owino") names a
+relative, not its entity (:func:`kin_named`).
+
 Initials add a reason to fire (round 16, chosen on the free-text dev sets). An initial written
 beside a name word ("L. Ambros", "Ruth P.") is written by a page that writes a word with that
 first letter on the same side of that name word ("Ludovic Ambros", "Ruth Pennock", "L. Ambros"):
@@ -83,7 +90,20 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     jr jnr sr snr esq ii iii iv
     engr ing hon honourable honorable alhaji alhaja hajia mallam malam sheikh imam otunba
     senhor senhora senor senora signor signora dona haji hajji sayyid thiru thirumathi tmt smt
-    shri shrimati sri kumari selvi pandit ustad""".split())
+    shri shrimati sri kumari selvi pandit ustad""".split()) | frozenset(
+    # the titles of address of other languages, from general usage (round 26): Swahili, Akan,
+    # Ewe, Yoruba, Igbo, Hausa, Spanish, Portuguese, Italian, French, Dutch, Scandinavian, Welsh,
+    # Filipino, South Asian, Arabic, Persian, Turkic, Hebrew, Slavic and Greek, and kin words
+    # used as titles ("Mama Achieng'"); not those that are also common given names or surnames
+    # ("Lola", "Tito", "Eze", "Igwe")
+    fold(w) for w in """bwana bw bibi bi mzee mheshimiwa mhe askofu mwalimu mwl daktari dkt
+    ndugu nana opanyin osofo maame egya togbe naa oba olori baba iya mama papa nze sarki don
+    doña licenciado licenciada lic ingeniero ingeniera arq abogado abog padre madre hermano
+    hermana sor fray tata profesor profesora dottore dott avv sig sigra monsieur maître mgr
+    monseigneur abbé père frère sœur soeur meneer mevrouw dhr mevr dominee pfarrer fru fröken
+    parchedig parch kapitan kap atty cong brgy konsehal ate kuya manong manang begum sahib babu
+    swami mullah mufti ustadh ustaz agha aga bey pasha effendi hoja khoja hodja janob domla rav
+    reb rebbe rabbi gospodin gospozha kyrios kyria""".split())
 # the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
 # Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
 CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())
@@ -275,8 +295,48 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
     each initial of :func:`initial_pairs` that the page does not write ("k. ambros")."""
     words = list(name_words(mention))
     pairs = initial_pairs(mention)
-    return [sorted(_unwritten(words, page_forms(e)) - _middle_names(words, e.title)
-                   | _unwritten_initials(pairs, e)) for e in entities]
+    titled = dotted_title(mention, words)
+    return [sorted(_unwritten(words, page_forms(e)) - _middle_names(words, e.title) - titled
+                   | _unwritten_initials(pairs, e) | kin_named(mention, words, e))
+            for e in entities]
+
+
+# words that introduce a relative or a partner on a person's page ("married to the teacher Peter
+# Owino", "son of Kofi Ato Ekuban")
+KIN_WORDS = frozenset("""married marrying wife husband son sons daughter daughters father mother
+    brother brothers sister sisters grandson granddaughter grandfather grandmother nephew niece
+    cousin uncle aunt widow widower partner child children spouse fiance fiancee stepson
+    stepdaughter stepfather stepmother""".split())
+KIN_REACH = 5  # words before a name in which a kin word introduces it
+
+
+def kin_named(mention: str, words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:
+    """``{"<first name word> (kin)"}`` when ``entity``'s page writes the mention's name (two name
+    words or more, without a title of address) within ``KIN_REACH`` words after a word of
+    ``KIN_WORDS``: the page names a relative of that name, so its entity is not the mention's
+    ("Peter Owino" on the page of his wife Margaret Achieng' Oyoo; round 26)."""
+    if len(words) < 2:
+        return set()
+    name = fold(untitled(mention))
+    text = fold(entity.description)
+    for match in re.finditer(rf"\b{re.escape(name)}\b", text):
+        before = re.findall(r"\w+", text[:match.start()])[-KIN_REACH:]
+        if KIN_WORDS.intersection(before):
+            return {f"{words[0][0]} (kin)"}
+    return set()
+
+
+_DOTTED_WORD = re.compile(r"[A-Z][^\W\d_]+\.")
+
+
+def dotted_title(mention: str, words: Sequence[Tuple[str, bool]]) -> Set[str]:
+    """The first name word of a mention that opens with a capitalised abbreviation of two letters
+    or more ("Mhe. Grace Ochola", "Lic. Mariela Quispe", "Bro. Kofi Ato") followed by other name
+    words: a title of address in whatever language, which a page need not write (round 26)."""
+    first = mention.split(maxsplit=1)[0] if mention.strip() else ""
+    if len(words) < 2 or not _DOTTED_WORD.fullmatch(first) or not words[0][1]:
+        return set()
+    return {words[0][0]}
 
 
 def _middle_names(words: Sequence[Tuple[str, bool]], title: str) -> Set[str]:

@@ -6,13 +6,16 @@ from allennlp_longent.linking.names import (
     abbreviation_cost,
     abbreviation_pieces,
     clipped_middle,
+    dotted_title,
     expansion,
     fold,
     initials,
     name_antecedents,
+    name_words,
     page_forms,
     untitled,
     unwritten_names,
+    unwritten_on_pages,
     written,
 )
 
@@ -304,3 +307,33 @@ def test_titles_of_other_conventions_and_club_letters_are_no_name_words():
     # a company's legal form is no name word either
     assert unwritten_names("PrJSC Yarema", {"yarema", "shipyard"}) == set()
     assert unwritten_names("Selvaraj Textiles Pvt Ltd", page | {"textiles"}) == set()
+
+
+def test_round_26_titles_of_other_languages_and_dotted_titles():
+    page = forms("Grace Adhiambo Ochola", "A politician of Nyangoro.")
+    for titled in ("Mheshimiwa Ochola", "Mzee Ochola", "Nana Ochola", "Doña Grace Ochola",
+                   "Sœur Grace Ochola", "Maître Ochola", "Atty. Grace Ochola"):
+        assert unwritten_names(titled, page) == set(), titled
+    assert unwritten_names("Lola Ochola", page) == {"lola"}  # a given name as well as a title
+    ochola = Entity("o", "Grace Adhiambo Ochola", "A politician of Nyangoro.")
+    # an abbreviation of two letters or more that opens a name is a title in any language
+    assert unwritten_on_pages("Bwn. Grace Ochola", [ochola]) == [[]]
+    assert dotted_title("Bwn. Grace Ochola", list(name_words("Bwn. Grace Ochola"))) == {"bwn"}
+    # not alone, not an initial, not lower case
+    assert unwritten_on_pages("Bwn.", [ochola]) == [["bwn"]]
+    assert dotted_title("G. Ochola", list(name_words("G. Ochola"))) == set()
+    assert unwritten_on_pages("Zed Ochola", [ochola]) == [["zed"]]
+
+
+def test_round_26_a_page_that_names_a_relative_so_is_not_his():
+    wife = Entity("m", "Margaret Achieng' Oyoo",
+                  "Margaret Achieng' Oyoo is a businesswoman. Married to the teacher Peter Owino, "
+                  "she chairs the company. Her son is Brian Otieno Owino.")
+    assert unwritten_on_pages("Peter Owino", [wife]) == [["peter (kin)"]]
+    assert unwritten_on_pages("Mr Peter Owino", [wife]) == [["peter (kin)"]]
+    assert unwritten_on_pages("Brian Otieno Owino", [wife]) == [["brian (kin)"]]
+    # her own name, a name not after a kin word, and one name word are left alone
+    assert unwritten_on_pages("Margaret Oyoo", [wife]) == [[]]
+    chair = Entity("c", "Ruth Kell", "Ruth Kell chairs the club; Peter Owino is its coach.")
+    assert unwritten_on_pages("Peter Owino", [chair]) == [[]]  # written, no kin word before
+    assert unwritten_on_pages("Owino", [wife]) == [[]]
