@@ -12,7 +12,10 @@ Ambros", prefers the titles that write it; a name that is no title, the pages th
 another name) and, when the
 archive given by ``--model`` has it, the ``unwritten_nil`` rule; ``--no-name-coreference``,
 ``--no-label-agreement``, ``--no-article-agreement`` and ``--no-name-agreement`` leave the
-first four out of every row.
+first four out of every row. ``--labels`` says where the spans' labels come from: set by hand
+(``annotated``, the default: the sets' markup) or by a statistical NER (``ner``), which decides
+whom the component believes when a label and a name point to different pages
+(:mod:`allennlp_longent.linking.label_conflict`).
 With ``--model``, a ``cascade_linker`` archive (``longent calibrate``), come its first stage
 (weight 0: no cross-encoder) with NIL as calibrated for free text (the NIL option or, where
 ``--text-dev`` dropped it, the rules' NIL alone), the whole cascade as calibrated and, when the
@@ -71,6 +74,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--descriptors", action=argparse.BooleanOptionalAction,
                         default=True, help="longent_linker's descriptors in every row but the "
                         "first (default: on, as the component's; needs --model's first stage)")
+    parser.add_argument("--labels", choices=("annotated", "ner"), default="annotated",
+                        help="where the sets' span labels come from: set by hand (default, as in "
+                        "fixtures/freetext) or by a statistical NER; longent_linker's labels")
     parser.add_argument("--require", help="a system's name in the table that must beat "
                         "retrieval alone (exit 1 otherwise)")
     parser.set_defaults(func=reporting_errors(run))
@@ -119,12 +125,12 @@ def run(args: argparse.Namespace) -> None:
             linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False,
                                                  label_agreement=False, article_agreement=False,
                                                  name_agreement=False, descriptors=False)}
-            rules = {"name_coreference": args.name_coreference,
+            rules = {"labels": args.labels, "name_coreference": args.name_coreference,
                      "label_agreement": args.label_agreement,
                      "article_agreement": args.article_agreement,
                      "name_agreement": args.name_agreement,
                      "descriptors": args.descriptors}
-            if rule or any(rules.values()):
+            if rule or any(v for key, v in rules.items() if key != "labels"):
                 linkers[RETRIEVAL_RULES] = longent_linker(kb_dir, unwritten_nil=rule, **rules)
             if args.model is not None:
                 linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0, **rules)

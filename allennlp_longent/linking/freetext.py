@@ -171,13 +171,15 @@ def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[f
                    unwritten_nil: Optional[bool] = None, nil_option: Optional[bool] = None,
                    name_coreference: bool = True,
                    label_agreement: bool = True, article_agreement: bool = True,
-                   name_agreement: bool = True, descriptors: bool = True) -> Linker:
+                   name_agreement: bool = True, descriptors: bool = True,
+                   labels: str = "ner") -> Linker:
     """``longent_linker`` as a spaCy user adds it: retrieval alone (no ``model``) or the
     ``cascade_linker`` archive ``model``; ``weight`` 0 keeps its first stage and NIL option only;
     ``unwritten_nil`` sets that rule (None: the archive's, off without one); ``nil_option``
     whether the archive's NIL option takes part (None: as calibrated for free text);
     ``name_coreference``, ``label_agreement``, ``article_agreement``, ``name_agreement`` and
-    ``descriptors`` the component's rules (on by default)."""
+    ``descriptors`` the component's rules (on by default); ``labels`` where the spans' labels
+    come from (``"ner"`` or ``"annotated"``: :mod:`allennlp_longent.linking.label_conflict`)."""
     import spacy
 
     nlp = spacy.blank("en")
@@ -185,7 +187,8 @@ def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[f
                     "unwritten_nil": unwritten_nil, "nil_option": nil_option,
                     "name_coreference": name_coreference,
                     "label_agreement": label_agreement, "article_agreement": article_agreement,
-                    "name_agreement": name_agreement, "descriptors": descriptors}
+                    "name_agreement": name_agreement, "descriptors": descriptors,
+                    "labels": labels}
     linker = nlp.add_pipe("longent_linker", config=config)
     return lambda docs, batch_size=32: list(linker.pipe(docs, batch_size=batch_size))
 
@@ -247,8 +250,8 @@ def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequenc
                        ) -> Dict[Tuple[float, bool], List[bool]]:
     """Per re-ranker weight λ and NIL option (on, off), whether each span of ``sets`` that names
     something is linked right by ``longent_linker`` with the cascade archive ``model`` (its rules
-    as a spaCy user gets them); retrieval, the first stage and the cross-encoder run once per
-    mention. ``scratch``: where the sets' knowledge bases are written."""
+    as a spaCy user gets them, for the sets' hand-set labels); retrieval, the first stage and the
+    cross-encoder run once per mention. ``scratch``: where the sets' knowledge bases are written."""
     import spacy
 
     outcomes: Dict[Tuple[float, bool], List[bool]] = {
@@ -257,7 +260,8 @@ def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequenc
     for data in sets:
         kb_dir = save_kb(data.entities, scratch / data.name / "kb")
         component = spacy.blank("en").add_pipe(
-            "longent_linker", config={"kb": str(kb_dir), "model": model, "weight": 1.0})
+            "longent_linker", config={"kb": str(kb_dir), "model": model, "weight": 1.0,
+                                      "labels": "annotated"})
         cascade = component.cascade()
         cascade.memo = {}
         gold = data.gold()

@@ -111,6 +111,7 @@ for _attr in (CANDIDATES_ATTR, STATUS_ATTR, ANTECEDENT_ATTR):
         "nil_option": None,
         "name_coreference": True,
         "label_agreement": True,
+        "labels": "ner",
         "article_agreement": True,
         "name_agreement": True,
         "descriptors": True,
@@ -137,6 +138,7 @@ def make_longent_linker(
     nil_option: Optional[bool],
     name_coreference: bool,
     label_agreement: bool,
+    labels: str,
     article_agreement: bool,
     name_agreement: bool,
     descriptors: bool,
@@ -166,6 +168,9 @@ def make_longent_linker(
     ``label_agreement``: among the first ``rerank_k`` candidates, those whose page's pronouns
     clash with the span's label (:mod:`allennlp_longent.linking.kinds`) go after the others, and
     for a common-noun span those whose page defines their entity by its noun go first;
+    ``labels``: where the spans' labels come from, ``"ner"`` (a statistical NER such as spaCy's)
+    or ``"annotated"`` (set by hand), which decides whom to believe when the label and the name
+    point to different pages (:mod:`allennlp_longent.linking.label_conflict`);
     ``article_agreement``: for a name written after "the", the candidates read as persons whose
     page does not name them after "the" go after the others (the same module);
     ``name_agreement``: a span that is the bare title of exactly one of them puts it first;
@@ -187,7 +192,7 @@ def make_longent_linker(
         rerank_k=rerank_k, retriever=retriever, encoder=encoder, skip_labels=skip_labels,
         weight=weight, unwritten_nil=unwritten_nil, nil_option=nil_option,
         name_coreference=name_coreference,
-        label_agreement=label_agreement, article_agreement=article_agreement,
+        label_agreement=label_agreement, labels=labels, article_agreement=article_agreement,
         name_agreement=name_agreement, descriptors=descriptors,
     )
 
@@ -216,10 +221,15 @@ class LongentLinker:
         nil_option: Optional[bool] = None,
         name_coreference: bool = True,
         label_agreement: bool = True,
+        labels: str = "ner",
         article_agreement: bool = True,
         name_agreement: bool = True,
         descriptors: bool = True,
     ) -> None:
+        from allennlp_longent.linking.label_conflict import LABEL_SOURCES
+
+        if labels not in LABEL_SOURCES:
+            raise ValueError(f"{name}: labels={labels!r} must be one of {LABEL_SOURCES}")
         if weight is not None and not 0.0 <= weight <= 1.0:
             raise ValueError(f"{name}: weight={weight} must be in [0, 1]")
         if top_k < 1 or batch_size < 1 or (rerank_k is not None and rerank_k < 1):
@@ -239,6 +249,7 @@ class LongentLinker:
         self.nil_option = nil_option
         self.name_coreference = name_coreference
         self.label_agreement = label_agreement
+        self.labels = labels
         self.article_agreement = article_agreement
         self.name_agreement = name_agreement
         self.descriptors = descriptors
@@ -409,7 +420,9 @@ class LongentLinker:
 
     def _decide(self, cascade: "Cascade", span: Span, candidates: List[dict], k: int) -> str:
         """NIL when the span names no page of its candidates (:meth:`_person_of_no_page`,
-        :meth:`_of_no_kind`, :meth:`_moved_unwritten`, :meth:`_number_unwritten`); else the
+        :meth:`_of_no_kind`, :meth:`_moved_unwritten`, :meth:`_number_unwritten`, and, with
+        ``label_agreement``, :func:`~allennlp_longent.linking.label_conflict.label_conflict`,
+        which may instead put the likeliest candidate back first); else the
         first candidate, whatever the NIL option says, when ``descriptors`` found it for a
         definite description or ``name_agreement`` finds it the only page of the first ``k``
         that writes the name (:func:`~allennlp_longent.linking.cascade.written_by_first_only`)
@@ -420,6 +433,14 @@ class LongentLinker:
         if self._person_of_no_page(span, candidates) or self._of_no_kind(span, candidates) \
                 or self._moved_unwritten(candidates) or self._number_unwritten(span, candidates):
             return NIL
+        if self.label_agreement:
+            from allennlp_longent.linking.label_conflict import label_conflict, name_first
+
+            conflict = label_conflict(span.text, candidates, self.labels == "annotated")
+            if conflict == NIL:
+                return NIL
+            if conflict is not None:
+                candidates[:] = name_first(candidates, conflict)
         described = self.descriptors and bool(candidates) and (
             candidates[0].get("descriptor") is not None or candidates[0].get("kind_noun"))
         expanded = self.name_agreement and bool(candidates) and candidates[0].get("expansion")

@@ -15,6 +15,7 @@ from tiny_linker import KB_FIXTURES, PARAGRAPH, RULER_PATTERNS, build_tiny_linke
 
 from allennlp_longent.commands.cli import main
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+from allennlp_longent.linking.label_conflict import label_conflict
 from allennlp_longent.linking.spacy_component import NIL, SKIP_LABELS
 
 RELOAD_SCRIPT = """
@@ -71,7 +72,7 @@ def check_ranking(doc, threshold=0.0):
         flags = ("label_clash", "event", "event_clash", "work_of_art", "work_of_art_clash",
                  "product", "product_clash",
                  "place_title", "kind_noun", "article_clash", "initial_title", "gender_clash",
-                 "alias", "exact_title", "descriptor")
+                 "alias", "exact_title", "descriptor", "name_over_label")
         groups = {tuple(c.get(f, False) for f in flags) for c in ranked or []}
         for group in groups:
             scores = [c["score"] for c in ranked if tuple(c.get(f, False) for f in flags) == group]
@@ -81,6 +82,8 @@ def check_ranking(doc, threshold=0.0):
         best = ranked[0] if ranked else None
         described = best and (best.get("descriptor") or best.get("kind_noun"))
         expected = best["id"] if best and (described or best["probability"] >= threshold) else NIL
+        if ranked and label_conflict(ent.text, ranked, annotated=False) == NIL:
+            expected = NIL  # no candidate's title writes the name, and the label moved them
         assert ent.kb_id_ == expected
 
 
@@ -614,3 +617,22 @@ def test_a_title_of_the_other_gender_takes_no_earlier_link(tmp_path):
     text = "Felix Orbach wrote it . Mr Orbach sang it ."
     patterns[1]["pattern"] = "Mr Orbach"
     assert _antecedents(kb, patterns, text, {})[1] == ("Mr Orbach", "F", (0, 12))
+
+
+KOKWAA = [Entity("L", "Kokwaa Lagoon", "Kokwaa Lagoon is a lagoon east of the town . It is "
+                 "closed to fishing in August ; the Kokwaa opens in September ."),
+          Entity("K", "Kobina Asmah", "Kobina Asmah is a fisherman . He fishes the lagoon from "
+                 "Kokwaa beach and he sings .")]
+
+
+def test_labels_say_whom_to_believe_when_label_and_name_disagree(tmp_path):
+    linked = _ruled(tmp_path, KOKWAA, "PERSON", "Nana Kokwaa")
+    model = _archive(tmp_path, temperature=0.1)  # the fisherman far behind the lagoon
+    text = "They pray to Nana Kokwaa for fish ."
+    assert linked(text, model=model, label_agreement=False)[0][1] == "L"
+    # the label rule alone puts the fisherman first, whose title writes no word of the name
+    assert linked(text, model=model, labels="annotated")[0][1] == NIL  # the god is absent
+    span = linked(text, model=model)[0]  # spaCy's NER: the label is the likelier mistake
+    assert span[1] == "L" and span[2][0] == "L"
+    with pytest.raises(ValueError, match="labels='gold' must be one of"):
+        linked(text, labels="gold")
