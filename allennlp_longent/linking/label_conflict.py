@@ -16,6 +16,12 @@ no evidence of anything; what to do instead depends on whom to believe:
   goes back first, marked ``name_over_label`` ("Qhispi Urqu" labelled PERSON by en_core_web_sm
   is the song).
 
+A first candidate that :func:`~allennlp_longent.linking.kinds.definition_order` put there for being
+an event, a work or a vehicle, as the span's label says, meets the same test: when the likeliest
+page's title writes the whole name and no rule found its kind clashing, that page goes back
+first ("Afahye" labelled EVENT is the Kokwaa Afahye, a festival whose page no rule reads as an
+event, not the canoe disaster whose page mentions it).
+
 Measured on the free-text dev sets dev..dev19 with round 26's component (docs/linking.md, round
 26): of the spans this rule meets whose likeliest candidate writes the name, 8 of 11 gold-labelled
 ones are NIL and 33 of 41 spaCy-labelled ones are the likeliest candidate; the first candidate was
@@ -31,6 +37,9 @@ NIL = "NIL"
 LABEL_SOURCES = ("ner", "annotated")
 FAR_BEHIND = 0.05  # a first candidate below this probability is there by the rules alone
 # what the cascade writes into every candidate; anything else is a rule's mark
+# the marks of :func:`~allennlp_longent.linking.kinds.definition_order`: a page moved first for
+# being an event, a work or a vehicle, as the span's label says, not for writing its name
+KIND_MARKS = frozenset({"event", "work_of_art", "product"})
 PLAIN_KEYS = frozenset("""id title probability score retriever retriever_score first_stage_score
     rerank_score unwritten""".split())
 
@@ -49,13 +58,16 @@ def label_conflict(mention: str, candidates: Sequence[dict], annotated: bool) ->
         return None
     first = candidates[0]
     top = max(candidates, key=lambda c: c["probability"])
-    if top is first or first["probability"] >= FAR_BEHIND \
-            or any(v not in (None, False) for key, v in first.items() if key not in PLAIN_KEYS):
+    marks = {key for key, v in first.items() if key not in PLAIN_KEYS and v not in (None, False)}
+    if top is first or first["probability"] >= FAR_BEHIND or not marks <= KIND_MARKS:
         return None
     words = [token for token, _ in name_words(mention)]
     if not words or any(_writes(words, first["title"])):
         return None
     by_top = _writes(words, top["title"])
+    if marks:  # promoted for its kind alone, over a page named so whose kind is not known
+        clashing = any(key.endswith("clash") and v for key, v in top.items())
+        return top["id"] if all(by_top) and not clashing else None
     if not any(by_top):
         return NIL
     if all(by_top):

@@ -331,10 +331,13 @@ _DOTTED_WORD = re.compile(r"[A-Z][^\W\d_]+\.")
 
 def dotted_title(mention: str, words: Sequence[Tuple[str, bool]]) -> Set[str]:
     """The first name word of a mention that opens with a capitalised abbreviation of two letters
-    or more ("Mhe. Grace Ochola", "Lic. Mariela Quispe", "Bro. Kofi Ato") followed by other name
-    words: a title of address in whatever language, which a page need not write (round 26)."""
-    first = mention.split(maxsplit=1)[0] if mention.strip() else ""
-    if len(words) < 2 or not _DOTTED_WORD.fullmatch(first) or not words[0][1]:
+    or more ("Mhe. Grace Ochola", "Lic. Mariela Quispe", "Bro. Kofi Ato", also tokenised "Bro .
+    Kofi Ato") followed by other name words: a title of address in whatever language, which a
+    page need not write (round 26)."""
+    opening = " ".join(mention.split()[:2]).replace(" .", ".")
+    first = opening.split(maxsplit=1)[0] if opening else ""
+    if len(words) < 2 or not _DOTTED_WORD.fullmatch(first) \
+            or words[0][0] != fold(first.rstrip(".")):
         return set()
     return {words[0][0]}
 

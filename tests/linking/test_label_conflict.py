@@ -49,3 +49,17 @@ def test_name_first_moves_and_marks():
     moved = name_first([FISHER, LAGOON], "lagoon")
     assert [c["id"] for c in moved] == ["lagoon", "fisher"]
     assert moved[0]["name_over_label"] and "name_over_label" not in moved[1]
+
+
+def test_a_page_promoted_for_its_kind_alone_gives_way_to_the_page_named_so():
+    disaster = cand("d", "Aboasa canoe disaster", 0.003, event=True)
+    festival = cand("f", "Kokwaa Afahye", 0.9)
+    for annotated in (True, False):
+        assert label_conflict("Afahye", [disaster, festival], annotated) == "f"
+    # not when the likeliest page clashes with the label, nor when its title lacks a name word
+    clash = cand("f", "Kokwaa Afahye", 0.9, event_clash=True)
+    assert label_conflict("Afahye", [disaster, clash], True) is None
+    assert label_conflict("Afahye Regatta", [disaster, festival], True) is None
+    # any other mark is the first page's own evidence
+    alias = cand("d", "Aboasa canoe disaster", 0.003, event=True, alias=True)
+    assert label_conflict("Afahye", [alias, festival], True) is None
