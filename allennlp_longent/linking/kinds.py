@@ -288,15 +288,43 @@ def _defined_clash(label: str, kind_label: str) -> bool:
     return label != kind_label and (label in NEITHER_LABELS or label in DEFINED_KINDS)
 
 
-def naming_titles(label: Optional[str],
-                  entity_of: Callable[[str], "Entity"]) -> Callable[[str], str]:
+def naming_titles(label: Optional[str], entity_of: Callable[[str], "Entity"],
+                  annotated: bool = False) -> Callable[[str], str]:
     """A ``title_of`` for the title rules of a span with ``label``: an entity's title, or "" (no
     name) for a title :func:`qualified_against` the label ("Long Reuben" labelled PERSON is not
-    the bare title of "Long Reuben (song)"); every title as it is when ``label`` is None."""
+    the bare title of "Long Reuben (song)") or, for a label set by hand (``annotated``),
+    :func:`made_against` it; every title as it is when ``label`` is None."""
     def title_of(entity_id: str) -> str:
         entity = entity_of(entity_id)
-        return "" if label and qualified_against(label, entity) else entity.title
+        against = label and (qualified_against(label, entity)
+                             or annotated and made_against(label, entity))
+        return "" if against else entity.title
     return title_of
+
+
+# the words of a bracketed qualifier that make a title a made thing's, a product's or a work's
+# ("Drywan (beer)", "Anyinamu (song)", "Koharu (TV series)")
+MADE_QUALIFIERS = VEHICLE_NOUNS | WORK_NOUNS | frozenset("""beer ale lager stout cider wine sake
+    whisky whiskey gin rum vodka brandy liqueur spirit tea coffee cheese dish app software game
+    tv series programme program show episode single tune sculpture statue""".split())
+# the labels of spans that never name a made thing
+UNMADE_LABELS = PERSON_LABELS | PLACE_LABELS | frozenset({"ORG", "NORP", "EVENT"})
+
+
+def made_against(label: str, entity: "Entity") -> bool:
+    """``entity``'s title carries a bracketed qualifier of ``MADE_QUALIFIERS`` and ``label`` is
+    one of ``UNMADE_LABELS``: a beer, a song or a ferry named after a mountain, a town or a
+    person is not what a place, person or organisation span names. Only for labels set by hand:
+    a statistical NER labels products and works ORG, GPE or PERSON as often as not (round 26)."""
+    return label in UNMADE_LABELS and bool(qualifier_words(entity.title) & MADE_QUALIFIERS)
+
+
+def made_order(label: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+               k: int) -> List[dict]:
+    """``ranked`` with the candidates among the first ``k`` :func:`made_against` ``label`` moved
+    after the others, marked ``made_clash``; unchanged when all or none of them are."""
+    return _regroup(ranked, k, [made_against(label, entity_of(c["id"])) for c in ranked[:k]],
+                    "made_clash")
 
 
 def type_order(label: str, ranked: List[dict], kind_of: Callable[[str], Optional[str]],

@@ -53,12 +53,14 @@ def label_conflict(mention: str, candidates: Sequence[dict], annotated: bool) ->
     """NIL, the likeliest candidate's id, or None (no conflict) for a span whose first candidate
     (module docstring) is not the likeliest, carries no rule's mark, has a probability below
     ``FAR_BEHIND`` and a title that writes none of the span's name words; ``annotated``: the
-    span's label was set by hand."""
+    span's label was set by hand. A mark that says the page clashes with the span is no rule's
+    evidence for it (every page of the first ``k`` may clash)."""
     if len(candidates) < 2:
         return None
     first = candidates[0]
     top = max(candidates, key=lambda c: c["probability"])
-    marks = {key for key, v in first.items() if key not in PLAIN_KEYS and v not in (None, False)}
+    marks = {key for key, v in first.items() if key not in PLAIN_KEYS and v not in (None, False)
+             and not key.endswith("clash")}  # a clash is no evidence for a page
     if top is first or first["probability"] >= FAR_BEHIND or not marks <= KIND_MARKS:
         return None
     words = [token for token, _ in name_words(mention)]

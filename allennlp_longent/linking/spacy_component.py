@@ -513,7 +513,8 @@ class LongentLinker:
         from allennlp_longent.linking.kinds import clashes, is_title, kind, naming_titles
 
         label = span.label_ if self.label_agreement else None
-        titles = is_title(span.text, candidates, naming_titles(label, self.kb.__getitem__), k)
+        titles = is_title(span.text, candidates,
+                          naming_titles(label, self.kb.__getitem__, self.labels == "annotated"), k)
         return titles[0] and sum(titles) == 1 and not (
             label and clashes(label, kind(self.kb[candidates[0]["id"]])))
 
@@ -604,6 +605,7 @@ class LongentLinker:
             initial_order,
             kind,
             kind_name_order,
+            made_order,
             modifies_noun,
             named_with_article,
             naming_titles,
@@ -628,13 +630,17 @@ class LongentLinker:
         def with_article(entity_id: str) -> bool:
             return named_with_article(kb[entity_id])
 
+        annotated = self.labels == "annotated"
         agreed = []
         for span, candidates in zip(spans, ranked):
-            naming = naming_titles(span.label_ if self.label_agreement else None, kb.__getitem__)
+            naming = naming_titles(span.label_ if self.label_agreement else None, kb.__getitem__,
+                                   annotated)
             if self.name_agreement:
                 candidates = title_order(place_name(span.text, span.label_), candidates,
                                          naming, k)
             if self.label_agreement:
+                if annotated:
+                    candidates = made_order(span.label_, candidates, kb.__getitem__, k)
                 candidates = type_order(span.label_, candidates, kind_of, k, span.text, naming)
                 candidates = definition_order(span.label_, candidates, kb.__getitem__, k,
                                               span.text)

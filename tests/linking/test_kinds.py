@@ -760,3 +760,24 @@ def test_a_place_span_may_add_city_or_summit_to_a_place_s_title():
     # another added word is no place's suffix; another label is left alone
     assert place_order("Galdetind Lodge", "LOC", ranked, titles.get, 2) == ranked
     assert place_order("Galdetind summit", "ORG", ranked, titles.get, 2) == ranked
+
+
+def test_round_26_a_made_thing_s_qualifier_against_a_hand_set_label():
+    from allennlp_longent.linking.kinds import made_against, made_order, naming_titles
+
+    beer = Entity("B", "Drywan (beer)", "Dark ale, brewed since 2014 and named after the hill.")
+    hill = Entity("M", "Moel Drywan", "Moel Drywan is the highest mountain of Dinorfa.")
+    song = Entity("S", "Anyinamu (song)", "A highlife song of 1964.")
+    kb = {e.id: e for e in (beer, hill, song)}
+    for label in ("LOC", "GPE", "FAC", "ORG", "PERSON", "EVENT", "NORP"):
+        assert made_against(label, beer) and made_against(label, song)
+    for label in ("PRODUCT", "WORK_OF_ART", "MISC"):
+        assert not made_against(label, beer)
+    assert not made_against("LOC", hill)
+    ranked = [{"id": "B"}, {"id": "M"}]
+    assert [c["id"] for c in made_order("LOC", ranked, kb.__getitem__, 2)] == ["M", "B"]
+    assert made_order("LOC", ranked, kb.__getitem__, 2)[1]["made_clash"]
+    assert made_order("PRODUCT", ranked, kb.__getitem__, 2) == ranked
+    # the title rules see no name in it for a hand-set label, its title for a NER's
+    assert naming_titles("LOC", kb.__getitem__, annotated=True)("B") == ""
+    assert naming_titles("LOC", kb.__getitem__)("B") == "Drywan (beer)"
