@@ -89,6 +89,7 @@ from allennlp_longent.linking.candidates.bm25 import (
     fold,
     known,
     qualifier_words,
+    same_word,
 )
 from allennlp_longent.linking.definitions import (
     PERSON,
@@ -859,8 +860,24 @@ def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str]
                 k: int) -> List[dict]:
     """For a mention (:func:`~allennlp_longent.linking.names.spelled_out`) that is the bare title
     of exactly one of the first ``k`` candidates (:func:`is_title`): that one goes first, marked
-    ``exact_title``; unchanged otherwise."""
+    ``exact_title``; when it is none's, the one whose title is a variant of it
+    (:func:`variant_titles`), marked ``variant_title``; unchanged otherwise."""
     flags = is_title(spelled_out(mention), ranked, title_of, k)
+    if not any(flags):
+        variants = variant_titles(spelled_out(mention), ranked, title_of, k)
+        return _regroup(ranked, k, variants, "variant_title", first=True) \
+            if sum(variants) == 1 else ranked
     if sum(flags) != 1:
         return ranked
     return _regroup(ranked, k, flags, "exact_title", first=True)
+
+
+def variant_titles(mention: str, ranked: List[dict], title_of: Callable[[str], str],
+                   k: int) -> List[bool]:
+    """Per candidate among the first ``k``: its bare title has as many words as ``mention``, each
+    the :func:`~allennlp_longent.linking.candidates.bm25.same_word` as the mention's
+    ("Borthgarreg", a mutation of Porthgarreg; "Villarubia" for Villarrubia; round 26)."""
+    words = _words(mention)
+    return [len(title) == len(words) and bool(words)
+            and all(same_word(a, b) for a, b in zip(words, title))
+            for title in (_title_words(title_of(c["id"])) for c in ranked[:k])]

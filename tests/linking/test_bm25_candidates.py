@@ -268,3 +268,17 @@ def test_a_word_written_joined_counts_as_the_title_s_two_words():
     assert name_match(["ileosa"], "Ileosa", "Ilé-Ọ̀sà") == (1.0, 0.0)
     assert name_match(["osaile"], "Osaile", "Ilé-Ọ̀sà") == (1.0, 0.0)  # as a bag of words
     assert name_match(["ilesa"], "Ilesa", "Ilé-Ọ̀sà") == (0.0, 0.0)  # "sa" is no title word
+
+
+def test_round_26_doubled_letters_and_a_changed_first_letter():
+    assert same_word("villarubias", "villarrubia")  # a doubled letter written single, a suffix
+    assert same_word("tagballoc", "tagbaloc")
+    assert not same_word("ada", "adda") and not same_word("anna", "ana")  # short names differ
+    assert not same_word("villarubias", "villanueva")
+    texts = ["Porthgarreg is a harbour town", "Cwmeurin is a quarry village",
+             "Dorthea is a ship"]
+    generator = _generator(["town", "village", "ship"], texts)
+    # a mutation changes the first letter, which the prefix buckets would miss
+    assert generator.retrieve(["Borthgarreg"], k=5)[0][0].document_id == "town"
+    assert generator.retrieve(["Gwmeurin"], k=5)[0][0].document_id == "village"
+    assert generator.retrieve(["Brthgarreg"], k=5) == [[]]  # two letters off: nothing

@@ -781,3 +781,18 @@ def test_round_26_a_made_thing_s_qualifier_against_a_hand_set_label():
     # the title rules see no name in it for a hand-set label, its title for a NER's
     assert naming_titles("LOC", kb.__getitem__, annotated=True)("B") == ""
     assert naming_titles("LOC", kb.__getitem__)("B") == "Drywan (beer)"
+
+
+def test_round_26_a_variant_title_goes_first_when_no_title_is_the_name():
+    from allennlp_longent.linking.kinds import title_order, variant_titles
+
+    titles = {"T": "Porthgarreg", "R": "Porthgarreg RFC", "H": "Porthgarreg (hymn tune)",
+              "C": "Cwmeurin"}
+    ranked = [{"id": i} for i in ("R", "T", "C")]
+    assert variant_titles("Borthgarreg", ranked, titles.__getitem__, 3) == [False, True, False]
+    moved = title_order("Borthgarreg", ranked, titles.__getitem__, 3)
+    assert [c["id"] for c in moved] == ["T", "R", "C"] and moved[0]["variant_title"]
+    # an exact title wins; two variants are a tie, left alone
+    assert title_order("Porthgarreg RFC", ranked, titles.__getitem__, 3)[0]["exact_title"]
+    tied = [{"id": "T"}, {"id": "H"}]
+    assert title_order("Borthgarreg", tied, titles.__getitem__, 2) == tied

@@ -72,7 +72,8 @@ def check_ranking(doc, threshold=0.0):
         flags = ("label_clash", "event", "event_clash", "work_of_art", "work_of_art_clash",
                  "product", "product_clash",
                  "place_title", "kind_noun", "article_clash", "initial_title", "gender_clash",
-                 "alias", "exact_title", "descriptor", "name_over_label")
+                 "alias", "exact_title", "variant_title", "descriptor", "name_over_label",
+                 "made_clash")
         groups = {tuple(c.get(f, False) for f in flags) for c in ranked or []}
         for group in groups:
             scores = [c["score"] for c in ranked if tuple(c.get(f, False) for f in flags) == group]

@@ -19,6 +19,8 @@ Names are written in more than one way, so the index and the queries fold accent
 a query word that no page writes (``expand_unknown``) is replaced by the indexed words it is a
 variant of (:func:`variant`): an inflection ("Galdetinden" for the page's "Galdetind", "Ancells"
 for "Ancell's") or a one-letter spelling difference ("Lavvan", "Lavvann"); failing those, by the
+words it writes with another first letter (a mutation or a transliteration: "Borthgarreg" for
+Porthgarreg, "Gadalur" for Kadalur; round 26); failing those, by the
 words it clips at their front (:func:`clipped_front`, "Tunde" for "Babátúndé"); failing those,
 by the two indexed words it writes joined (:func:`joined_split`, "Ileosa" for "Ilé-Ọ̀sà"). A word
 some page writes is never expanded, so exact matches rank as before.
@@ -89,13 +91,20 @@ def same_word(token: str, word: str) -> bool:
     """Whether ``token`` and ``word`` are one word written two ways: equal; one of them the other
     plus at most two letters, the shorter having at least five (a suffix: "galdetinden",
     "galdetind"; "ancells", "ancell"); or, from five letters, one edit apart (a spelling
-    variant: "lavvan", "lavvann")."""
+    variant: "lavvan", "lavvann"); or one of these once doubled letters are written single
+    ("villarubias", "villarrubia"; round 26)."""
     if token == word:
         return True
     short, long = sorted((token, word), key=len)
     if len(short) >= 5 and len(long) - len(short) <= 2 and long.startswith(short):
         return True
-    return len(token) >= 5 and _one_edit(token, word)
+    if len(token) >= 5 and _one_edit(token, word):
+        return True
+    single = _DOUBLED.sub(r"\1", token), _DOUBLED.sub(r"\1", word)
+    return len(token) >= 5 and single != (token, word) and same_word(*single)
+
+
+_DOUBLED = re.compile(r"(\w)\1+")
 
 
 def variant(token: str, word: str) -> bool:
@@ -260,6 +269,7 @@ class BM25CandidateGenerator(CandidateGenerator):
             self._buckets, self._ends = defaultdict(list), _word_ends(vocabulary.keys())
             for word in vocabulary:
                 self._buckets[word[:VARIANT_PREFIX]].append(word)
+                self._buckets["-" + word[1:VARIANT_PREFIX + 1]].append(word)
         expanded = []
         for token in tokens:
             if token in vocabulary or len(token) < VARIANT_PREFIX:
@@ -267,6 +277,9 @@ class BM25CandidateGenerator(CandidateGenerator):
                 continue
             found = sorted(w for w in self._buckets.get(token[:VARIANT_PREFIX], ())
                            if variant(token, w))
+            if not found:  # its first letter changed: "Borthgarreg" for Porthgarreg
+                found = sorted(w for w in self._buckets.get("-" + token[1:VARIANT_PREFIX + 1], ())
+                               if w[1:] == token[1:])
             if not found:
                 found = _clipped(token, self._ends)
             expanded += found or list(joined_split(token, vocabulary) or ())
