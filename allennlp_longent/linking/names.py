@@ -458,7 +458,10 @@ def abbreviation_pieces(mention: str) -> Optional[Tuple[Tuple[str, str], ...]]:
     return tuple(pieces)
 
 
-_SKIPPABLE = PARTICLES | {"the", "of", "and", "for", "i", "in", "on", "at", "&"}
+# what an abbreviation leaves out of a title: particles, stop words and a company's legal form
+# ("OFP" for Oyoo Fish Processors Limited; round 26)
+_SKIPPABLE = PARTICLES | LEGAL_FORMS | {"the", "of", "and", "for", "i", "in", "on", "at", "&",
+                                        "limited", "incorporated", "company"}
 
 
 @lru_cache(maxsize=1 << 16)

@@ -339,3 +339,11 @@ def test_round_26_a_page_that_names_a_relative_so_is_not_his():
     chair = Entity("c", "Ruth Kell", "Ruth Kell chairs the club; Peter Owino is its coach.")
     assert unwritten_on_pages("Peter Owino", [chair]) == [[]]  # written, no kin word before
     assert unwritten_on_pages("Owino", [wife]) == [[]]
+
+
+def test_round_26_an_abbreviation_leaves_out_a_legal_form():
+    fish = Entity("f", "Oyoo Fish Processors Limited", "")
+    boats = Entity("b", "Oyoo Boatbuilders", "")
+    assert expansion("OFP", [fish, boats])[0] == [fish]
+    assert expansion("OFPL", [fish, boats])[0] == [fish]
+    assert expansion("OBL", [fish, boats])[0] == []  # a letter with no word
