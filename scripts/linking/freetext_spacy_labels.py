@@ -7,7 +7,10 @@ label of the span spaCy's NER finds at exactly those offsets, or ``NONE`` when s
 there (no label rule applies to it). Prints how many labels agree.
 
     python scripts/linking/freetext_spacy_labels.py SET_DIR OUT_DIR [--pipeline NAME]
-    longent freetext OUT_DIR --model runs/main_job/cascade/model.tar.gz
+    longent freetext OUT_DIR --model runs/main_job/cascade/model.tar.gz --labels ner
+
+``--labels ner`` tells the component the labels come from a statistical NER, as they do here
+(:mod:`allennlp_longent.linking.label_conflict`).
 """
 import argparse
 import json

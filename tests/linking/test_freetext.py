@@ -329,3 +329,22 @@ def test_a_set_becomes_a_zeshel_world_whose_offsets_point_at_the_span(tmp_path):
     [listed] = [json.loads(line) for line in (out / "first_stage_candidates" / "val.json").open()]
     assert listed["mention_id"] == mention["mention_id"]
     assert sorted(listed["tfidf_candidates"]) == ["e", "p"]  # entities only, no paragraph
+
+
+def test_labels_flag_says_where_the_set_s_labels_come_from(tmp_path, capsys):
+    """"Nana Kokwaa" labelled PERSON, gold NIL: the lagoon's page is a place's, the fisherman's
+    title writes none of the name. Set by hand (the default), the label is believed: NIL, 1/1;
+    from a NER (``--labels ner``), the name is: the lagoon, 0/1."""
+    from allennlp_longent.commands.freetext import CASCADE
+
+    data = _write_set(
+        tmp_path / "set",
+        [{"id": "l", "title": "Kokwaa Lagoon", "description": "Kokwaa Lagoon is a lagoon. It "
+          "is closed to fishing in August; the Kokwaa opens in September."},
+         {"id": "k", "title": "Kobina Asmah", "description": "Kobina Asmah is a fisherman. He "
+          "fishes from Kokwaa beach and he sings."}],
+        "They pray to Nana Kokwaa for fish.",
+        [{"start_char": 13, "end_char": 24, "label": "PERSON", "kb_id": "NIL"}])
+    model = _archive(tmp_path / "model.tar.gz", weight=0.0, temperature=0.1)
+    assert _right(capsys, [str(data), "--model", str(model)])[CASCADE] == "1/1"
+    assert _right(capsys, [str(data), "--model", str(model), "--labels", "ner"])[CASCADE] == "0/1"
