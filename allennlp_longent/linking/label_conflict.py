@@ -22,10 +22,10 @@ page's title writes the whole name and no rule found its kind clashing, that pag
 first ("Afahye" labelled EVENT is the Kokwaa Afahye, a festival whose page no rule reads as an
 event, not the canoe disaster whose page mentions it).
 
-Measured on the free-text dev sets dev..dev19 with round 26's component (docs/linking.md, round
-26): of the spans this rule meets whose likeliest candidate writes the name, 8 of 11 gold-labelled
-ones are NIL and 33 of 41 spaCy-labelled ones are the likeliest candidate; the first candidate was
-right for 1 of them and 0.
+Measured on the free-text dev sets dev..dev19 (docs/linking.md, round 26): of the spans this rule
+meets whose likeliest candidate writes the whole name, 8 of 12 with the sets' labels are NIL and
+33 of 41 with en_core_web_sm's are the likeliest candidate; the first candidate was right for 1
+and 0 of them.
 """
 
 from typing import List, Optional, Sequence
@@ -36,10 +36,10 @@ from allennlp_longent.linking.names import name_words, title_name_words
 NIL = "NIL"
 LABEL_SOURCES = ("ner", "annotated")
 FAR_BEHIND = 0.05  # a first candidate below this probability is there by the rules alone
-# what the cascade writes into every candidate; anything else is a rule's mark
 # the marks of :func:`~allennlp_longent.linking.kinds.definition_order`: a page moved first for
 # being an event, a work or a vehicle, as the span's label says, not for writing its name
 KIND_MARKS = frozenset({"event", "work_of_art", "product"})
+# what the cascade writes into every candidate; anything else is a rule's mark
 PLAIN_KEYS = frozenset("""id title probability score retriever retriever_score first_stage_score
     rerank_score unwritten""".split())
 
