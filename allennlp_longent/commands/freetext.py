@@ -125,20 +125,21 @@ def run(args: argparse.Namespace) -> None:
             linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False,
                                                  label_agreement=False, article_agreement=False,
                                                  name_agreement=False, descriptors=False)}
-            rules = {"labels": args.labels, "name_coreference": args.name_coreference,
+            rules = {"name_coreference": args.name_coreference,
                      "label_agreement": args.label_agreement,
                      "article_agreement": args.article_agreement,
                      "name_agreement": args.name_agreement,
                      "descriptors": args.descriptors}
-            if rule or any(v for key, v in rules.items() if key != "labels"):
-                linkers[RETRIEVAL_RULES] = longent_linker(kb_dir, unwritten_nil=rule, **rules)
+            options = {**rules, "labels": args.labels}
+            if rule or any(rules.values()):
+                linkers[RETRIEVAL_RULES] = longent_linker(kb_dir, unwritten_nil=rule, **options)
             if args.model is not None:
-                linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0, **rules)
+                linkers[FIRST_STAGE] = longent_linker(kb_dir, args.model, weight=0.0, **options)
                 # λ = 0 for free text: the calibrated cascade is the first stage's linker
                 linkers[CASCADE] = linkers[FIRST_STAGE] if settings.free_text_weight == 0 \
-                    else longent_linker(kb_dir, args.model, **rules)
+                    else longent_linker(kb_dir, args.model, **options)
             if reranks:
-                linkers[RERANKER] = longent_linker(kb_dir, args.model, weight=1.0, **rules)
+                linkers[RERANKER] = longent_linker(kb_dir, args.model, weight=1.0, **options)
             if args.spacy_peer is not None:
                 linkers["spaCy entity_linker"] = spacy_peer_linker(
                     args.spacy_peer, data.entities, args.encoder)

@@ -862,14 +862,11 @@ def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str]
     of exactly one of the first ``k`` candidates (:func:`is_title`): that one goes first, marked
     ``exact_title``; when it is none's, the one whose title is a variant of it
     (:func:`variant_titles`), marked ``variant_title``; unchanged otherwise."""
-    flags = is_title(spelled_out(mention), ranked, title_of, k)
+    name = spelled_out(mention)
+    flags, mark = is_title(name, ranked, title_of, k), "exact_title"
     if not any(flags):
-        variants = variant_titles(spelled_out(mention), ranked, title_of, k)
-        return _regroup(ranked, k, variants, "variant_title", first=True) \
-            if sum(variants) == 1 else ranked
-    if sum(flags) != 1:
-        return ranked
-    return _regroup(ranked, k, flags, "exact_title", first=True)
+        flags, mark = variant_titles(name, ranked, title_of, k), "variant_title"
+    return _regroup(ranked, k, flags, mark, first=True) if sum(flags) == 1 else ranked
 
 
 def variant_titles(mention: str, ranked: List[dict], title_of: Callable[[str], str],
@@ -878,6 +875,6 @@ def variant_titles(mention: str, ranked: List[dict], title_of: Callable[[str], s
     the :func:`~allennlp_longent.linking.candidates.bm25.same_word` as the mention's
     ("Borthgarreg", a mutation of Porthgarreg; "Villarubia" for Villarrubia; round 26)."""
     words = _words(mention)
-    return [len(title) == len(words) and bool(words)
-            and all(same_word(a, b) for a, b in zip(words, title))
-            for title in (_title_words(title_of(c["id"])) for c in ranked[:k])]
+    titles = [_title_words(title_of(c["id"])) for c in ranked[:k]]
+    return [bool(words) and len(title) == len(words)
+            and all(same_word(a, b) for a, b in zip(words, title)) for title in titles]

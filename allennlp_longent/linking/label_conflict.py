@@ -31,10 +31,9 @@ and 0 of them.
 from typing import List, Optional, Sequence
 
 from allennlp_longent.linking.candidates.bm25 import known
+from allennlp_longent.linking.evaluation import NIL
 from allennlp_longent.linking.names import name_words, title_name_words
 
-NIL = "NIL"
-LABEL_SOURCES = ("ner", "annotated")
 FAR_BEHIND = 0.05  # a first candidate below this probability is there by the rules alone
 # the marks of :func:`~allennlp_longent.linking.kinds.definition_order`: a page moved first for
 # being an event, a work or a vehicle, as the span's label says, not for writing its name

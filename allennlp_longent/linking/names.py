@@ -296,8 +296,9 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
     words = list(name_words(mention))
     pairs = initial_pairs(mention)
     titled = dotted_title(mention, words)
+    kin = kin_name(mention, words)
     return [sorted(_unwritten(words, page_forms(e)) - _middle_names(words, e.title) - titled
-                   | _unwritten_initials(pairs, e) | kin_named(mention, words, e))
+                   | _unwritten_initials(pairs, e) | kin_named(kin, words, e))
             for e in entities]
 
 
@@ -310,20 +311,31 @@ KIN_WORDS = frozenset("""married marrying wife husband son sons daughter daughte
 KIN_REACH = 5  # words before a name in which a kin word introduces it
 
 
-def kin_named(mention: str, words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:
-    """``{"<first name word> (kin)"}`` when ``entity``'s page writes the mention's name (two name
-    words or more, without a title of address) within ``KIN_REACH`` words after a word of
+def kin_name(mention: str, words: Sequence[Tuple[str, bool]]) -> Optional[str]:
+    """The mention's name as :func:`kin_named` looks for it on a page: folded, without a title of
+    address; None for a name of fewer than two name words."""
+    return fold(untitled(mention)) if len(words) >= 2 else None
+
+
+def kin_named(name: Optional[str], words: Sequence[Tuple[str, bool]],
+              entity: "Entity") -> Set[str]:
+    """``{"<first name word> (kin)"}`` when ``entity``'s page writes ``name`` (:func:`kin_name`
+    of the mention whose name words are ``words``) within ``KIN_REACH`` words after a word of
     ``KIN_WORDS``: the page names a relative of that name, so its entity is not the mention's
     ("Peter Owino" on the page of his wife Margaret Achieng' Oyoo; round 26)."""
-    if len(words) < 2:
+    text = _folded_description(entity)
+    if not name or name not in text:
         return set()
-    name = fold(untitled(mention))
-    text = fold(entity.description)
     for match in re.finditer(rf"\b{re.escape(name)}\b", text):
         before = re.findall(r"\w+", text[:match.start()])[-KIN_REACH:]
         if KIN_WORDS.intersection(before):
             return {f"{words[0][0]} (kin)"}
     return set()
+
+
+@lru_cache(maxsize=1 << 16)
+def _folded_description(entity: "Entity") -> str:
+    return fold(entity.description)
 
 
 _DOTTED_WORD = re.compile(r"[A-Z][^\W\d_]+\.")
@@ -334,8 +346,8 @@ def dotted_title(mention: str, words: Sequence[Tuple[str, bool]]) -> Set[str]:
     or more ("Mhe. Grace Ochola", "Lic. Mariela Quispe", "Bro. Kofi Ato", also tokenised "Bro .
     Kofi Ato") followed by other name words: a title of address in whatever language, which a
     page need not write (round 26)."""
-    opening = " ".join(mention.split()[:2]).replace(" .", ".")
-    first = opening.split(maxsplit=1)[0] if opening else ""
+    parts = mention.split()
+    first = parts[0] + "." if parts[1:2] == ["."] else parts[0] if parts else ""
     if len(words) < 2 or not _DOTTED_WORD.fullmatch(first) \
             or words[0][0] != fold(first.rstrip(".")):
         return set()

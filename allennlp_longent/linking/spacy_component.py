@@ -74,6 +74,7 @@ if TYPE_CHECKING:  # imported where used: spaCy loads this module for every pipe
     from allennlp_longent.linking.models.cascade_linker import CascadeLinker
 
 NIL = "NIL"  # allennlp_longent.linking.cascade.NIL, without importing it at spaCy's start-up
+LABEL_SOURCES = ("ner", "annotated")  # the `labels` key: a statistical NER's or a person's hand
 logger = logging.getLogger(__name__)
 
 SKIP_LABELS = ["DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"]
@@ -226,8 +227,6 @@ class LongentLinker:
         name_agreement: bool = True,
         descriptors: bool = True,
     ) -> None:
-        from allennlp_longent.linking.label_conflict import LABEL_SOURCES
-
         if labels not in LABEL_SOURCES:
             raise ValueError(f"{name}: labels={labels!r} must be one of {LABEL_SOURCES}")
         if weight is not None and not 0.0 <= weight <= 1.0:
@@ -267,6 +266,11 @@ class LongentLinker:
         self._expanded: Tuple[Optional[KnowledgeBase], int, Dict[str, List[Entity]]] = (
             None, 0, {})
         self._warned_empty_kb = False
+
+    @property
+    def annotated(self) -> bool:
+        """The spans' labels were set by hand (``labels="annotated"``), not by a NER."""
+        return self.labels == "annotated"
 
     # ------------------------------------------------------------------ resources
 
@@ -436,7 +440,7 @@ class LongentLinker:
         if self.label_agreement:
             from allennlp_longent.linking.label_conflict import label_conflict, name_first
 
-            conflict = label_conflict(span.text, candidates, self.labels == "annotated")
+            conflict = label_conflict(span.text, candidates, self.annotated)
             if conflict == NIL:
                 return NIL
             if conflict is not None:
@@ -514,7 +518,7 @@ class LongentLinker:
 
         label = span.label_ if self.label_agreement else None
         titles = is_title(span.text, candidates,
-                          naming_titles(label, self.kb.__getitem__, self.labels == "annotated"), k)
+                          naming_titles(label, self.kb.__getitem__, self.annotated), k)
         return titles[0] and sum(titles) == 1 and not (
             label and clashes(label, kind(self.kb[candidates[0]["id"]])))
 
@@ -630,16 +634,15 @@ class LongentLinker:
         def with_article(entity_id: str) -> bool:
             return named_with_article(kb[entity_id])
 
-        annotated = self.labels == "annotated"
         agreed = []
         for span, candidates in zip(spans, ranked):
             naming = naming_titles(span.label_ if self.label_agreement else None, kb.__getitem__,
-                                   annotated)
+                                   self.annotated)
             if self.name_agreement:
                 candidates = title_order(place_name(span.text, span.label_), candidates,
                                          naming, k)
             if self.label_agreement:
-                if annotated:
+                if self.annotated:
                     candidates = made_order(span.label_, candidates, kb.__getitem__, k)
                 candidates = type_order(span.label_, candidates, kind_of, k, span.text, naming)
                 candidates = definition_order(span.label_, candidates, kb.__getitem__, k,

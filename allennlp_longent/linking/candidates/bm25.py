@@ -98,13 +98,27 @@ def same_word(token: str, word: str) -> bool:
     short, long = sorted((token, word), key=len)
     if len(short) >= 5 and len(long) - len(short) <= 2 and long.startswith(short):
         return True
-    if len(token) >= 5 and _one_edit(token, word):
+    if len(token) < 5:
+        return False
+    if _one_edit(token, word):
         return True
-    single = _DOUBLED.sub(r"\1", token), _DOUBLED.sub(r"\1", word)
-    return len(token) >= 5 and single != (token, word) and same_word(*single)
+    single = _single_letters(token), _single_letters(word)
+    return single != (token, word) and same_word(*single)
 
 
 _DOUBLED = re.compile(r"(\w)\1+")
+
+
+@lru_cache(maxsize=1 << 16)
+def _single_letters(word: str) -> str:
+    """``word`` with each run of a doubled letter written once (cached: :func:`same_word` is
+    called for every word of every candidate's page)."""
+    return _DOUBLED.sub(r"\1", word)
+
+
+def _tail_key(word: str) -> str:
+    """The bucket of the words that differ from ``word`` in its first letter alone."""
+    return "-" + word[1:VARIANT_PREFIX + 1]
 
 
 def variant(token: str, word: str) -> bool:
@@ -269,7 +283,7 @@ class BM25CandidateGenerator(CandidateGenerator):
             self._buckets, self._ends = defaultdict(list), _word_ends(vocabulary.keys())
             for word in vocabulary:
                 self._buckets[word[:VARIANT_PREFIX]].append(word)
-                self._buckets["-" + word[1:VARIANT_PREFIX + 1]].append(word)
+                self._buckets[_tail_key(word)].append(word)
         expanded = []
         for token in tokens:
             if token in vocabulary or len(token) < VARIANT_PREFIX:
@@ -278,7 +292,7 @@ class BM25CandidateGenerator(CandidateGenerator):
             found = sorted(w for w in self._buckets.get(token[:VARIANT_PREFIX], ())
                            if variant(token, w))
             if not found:  # its first letter changed: "Borthgarreg" for Porthgarreg
-                found = sorted(w for w in self._buckets.get("-" + token[1:VARIANT_PREFIX + 1], ())
+                found = sorted(w for w in self._buckets.get(_tail_key(token), ())
                                if w[1:] == token[1:])
             if not found:
                 found = _clipped(token, self._ends)
