@@ -134,7 +134,8 @@ EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutin
     contest competition dispute event disaster explosion collapse accident outbreak failure
     breach scandal affair conflict landslide avalanche mudslide cyclone hurricane typhoon tsunami
     blizzard drought derailment bombing assassination coup protest rally boycott hartal bandh
-    scam trial""".split())
+    scam trial fiesta feast parade gala jubilee celebration commemoration exhibition conference
+    congress convention wedding funeral coronation referendum tragedy crash sinking""".split())
 # nouns that define a work of art
 WORK_NOUNS = frozenset("""song ballad hymn anthem march waltz opera operetta symphony concerto
     play musical novel novella poem story book film painting portrait album""".split())
@@ -290,17 +291,36 @@ def _defined_clash(label: str, kind_label: str) -> bool:
 
 
 def naming_titles(label: Optional[str], entity_of: Callable[[str], "Entity"],
-                  annotated: bool = False) -> Callable[[str], str]:
+                  annotated: bool = False, bearers: AbstractSet[str] = frozenset()
+                  ) -> Callable[[str], str]:
     """A ``title_of`` for the title rules of a span with ``label``: an entity's title, or "" (no
     name) for a title :func:`qualified_against` the label ("Long Reuben" labelled PERSON is not
     the bare title of "Long Reuben (song)") or, for a label set by hand (``annotated``),
-    :func:`made_against` it; every title as it is when ``label`` is None."""
+    :func:`made_against` it, and for the ids of ``bearers`` (:func:`name_bearers`); every title
+    as it is when ``label`` is None."""
     def title_of(entity_id: str) -> str:
         entity = entity_of(entity_id)
-        against = label and (qualified_against(label, entity)
+        against = label and (qualified_against(label, entity) or entity_id in bearers
                              or annotated and made_against(label, entity))
         return "" if against else entity.title
     return title_of
+
+
+def name_bearers(label: str, mention: str, ranked: List[dict],
+                 entity_of: Callable[[str], "Entity"], k: int) -> FrozenSet[str]:
+    """For a span whose ``label`` was set by hand: the ids among the first ``k`` whose bare title
+    is ``mention`` but whose kind ``label`` excludes (:func:`label_excludes`), when another of the
+    first ``k`` that it does not exclude writes every name word of ``mention`` in its title. The
+    name is shared by its bearer and a thing named after it, and the label says which: "Santa
+    Iluminada" labelled FAC is the Shrine of Santa Iluminada, not the saint (round 27)."""
+    words = _words(mention)
+    if not words:
+        return frozenset()
+    entities = [entity_of(c["id"]) for c in ranked[:k]]
+    excluded = [label_excludes(label, e) for e in entities]
+    named = [e for e, x in zip(entities, excluded) if not x and _title_writes(words, e.title)]
+    return frozenset(e.id for e, x in zip(entities, excluded)
+                     if x and named and _title_words(e.title) == words)
 
 
 # the words of a bracketed qualifier that make a title a made thing's, a product's or a work's
@@ -758,16 +778,17 @@ def is_event(entity: "Entity") -> bool:
 
 
 def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
-                     k: int, mention: str) -> List[dict]:
+                     k: int, mention: str,
+                     title_of: Optional[Callable[[str], str]] = None) -> List[dict]:
     """For each kind of ``DEFINED_KINDS`` (events, works, vehicles; :func:`defines`): a span with
     that kind's label puts the candidates among the first ``k`` of that kind first, marked with the
     label in lower case ("Salma festival": the festival, not the well), unless a page never writes
     one of the span's name words (``unwritten``: "Tomoe Festival" is no other festival); a span of
     ``NEITHER_LABELS`` or of the other kind's label puts them after the others, marked
     ``<label>_clash`` ("Bir Salma" the quarter, not the Festival of Bir Salma). When ``mention``
-    is the bare title of exactly one of them (:func:`naming_titles`), only :func:`named_after`
-    may move them."""
-    if one_title(mention, ranked, naming_titles(label, entity_of), k):
+    is the bare title of exactly one of them (``title_of``, by default :func:`naming_titles`),
+    only :func:`named_after` may move them."""
+    if one_title(mention, ranked, title_of or naming_titles(label, entity_of), k):
         return named_after(label, mention, ranked, entity_of, k)
     for kind_label, nouns in DEFINED_KINDS.items():
         flags = [defines(entity_of(c["id"]), nouns) for c in ranked[:k]]

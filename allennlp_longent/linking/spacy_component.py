@@ -611,6 +611,7 @@ class LongentLinker:
             kind_name_order,
             made_order,
             modifies_noun,
+            name_bearers,
             named_with_article,
             naming_titles,
             noun_order,
@@ -636,8 +637,10 @@ class LongentLinker:
 
         agreed = []
         for span, candidates in zip(spans, ranked):
-            naming = naming_titles(span.label_ if self.label_agreement else None, kb.__getitem__,
-                                   self.annotated)
+            label = span.label_ if self.label_agreement else None
+            bearers = name_bearers(label, span.text, candidates, kb.__getitem__, k) \
+                if label and self.annotated else frozenset()
+            naming = naming_titles(label, kb.__getitem__, self.annotated, bearers)
             if self.name_agreement:
                 candidates = title_order(place_name(span.text, span.label_), candidates,
                                          naming, k)
@@ -646,7 +649,7 @@ class LongentLinker:
                     candidates = made_order(span.label_, candidates, kb.__getitem__, k)
                 candidates = type_order(span.label_, candidates, kind_of, k, span.text, naming)
                 candidates = definition_order(span.label_, candidates, kb.__getitem__, k,
-                                              span.text)
+                                              span.text, naming)
                 candidates = place_order(span.text, span.label_, candidates, title_of, k)
                 candidates = organisation_order(span.text, span.label_, candidates,
                                                 kb.__getitem__, k)

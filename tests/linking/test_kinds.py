@@ -796,3 +796,29 @@ def test_round_26_a_variant_title_goes_first_when_no_title_is_the_name():
     assert title_order("Porthgarreg RFC", ranked, titles.__getitem__, 3)[0]["exact_title"]
     tied = [{"id": "T"}, {"id": "H"}]
     assert title_order("Borthgarreg", tied, titles.__getitem__, 2) == tied
+
+
+def test_round_27_a_hand_set_label_picks_the_namesake_over_the_name_s_bearer():
+    from allennlp_longent.linking.kinds import name_bearers, naming_titles, title_order
+
+    saint = Entity("S", "Santa Iluminada", "Santa Iluminada is a virgin martyr. She is the "
+                   "patroness of the city; her relics lie in her shrine.")
+    shrine = Entity("H", "Shrine of Santa Iluminada", "A church built in 1873. It is the "
+                    "city's oldest church.")
+    feast = Entity("F", "Fiesta de Santa Iluminada", "The religious feast of the patroness, "
+                   "held each January.")
+    kb = {e.id: e for e in (saint, shrine, feast)}
+    ranked = [{"id": "S"}, {"id": "F"}, {"id": "H"}]
+    # a FAC span excludes the saint (a person) and the feast (an event; "feast" defines one)
+    assert is_event(feast)
+    assert name_bearers("FAC", "Santa Iluminada", ranked, kb.__getitem__, 3) == {"S"}
+    naming = naming_titles("FAC", kb.__getitem__, True, {"S"})
+    assert naming("S") == "" and naming("H") == shrine.title
+    assert title_order("Santa Iluminada", ranked, naming, 3) == ranked  # no title is the name
+    moved = definition_order("FAC", ranked, kb.__getitem__, 3, "Santa Iluminada", naming)
+    assert [c["id"] for c in moved] == ["S", "H", "F"]  # the feast goes after
+    # a PERSON span is the saint's; a name no other title writes keeps its bearer
+    assert name_bearers("PERSON", "Santa Iluminada", ranked, kb.__getitem__, 3) == frozenset()
+    assert name_bearers("FAC", "Iluminada", ranked, kb.__getitem__, 3) == frozenset()
+    alone = [{"id": "S"}, {"id": "F"}]  # the only namesake is excluded too
+    assert name_bearers("FAC", "Santa Iluminada", alone, kb.__getitem__, 2) == frozenset()

@@ -637,3 +637,16 @@ def test_labels_say_whom_to_believe_when_label_and_name_disagree(tmp_path):
     assert span[1] == "L" and span[2][0] == "L"
     with pytest.raises(ValueError, match="labels='gold' must be one of"):
         linked(text, labels="gold")
+
+
+ILUMINADA = [Entity("S", "Santa Iluminada", "Santa Iluminada is a virgin martyr . She is the "
+                    "patroness of the city ; her relics lie in her shrine ."),
+             Entity("H", "Shrine of Santa Iluminada", "A church built in 1873 on the bay . It "
+                    "is the oldest church of the city .")]
+
+
+def test_a_hand_set_label_takes_the_namesake_of_the_name_s_bearer(tmp_path):
+    linked = _ruled(tmp_path, ILUMINADA, "FAC", "Santa Iluminada")
+    text = "Mass is said at Santa Iluminada on Sundays ."
+    assert linked(text, labels="annotated")[0][1] == "H"  # a FAC: the shrine
+    assert linked(text)[0][1] == "S"  # a NER's FAC: the exact title outweighs it, as before
