@@ -158,13 +158,18 @@ def _opening(sentences: List[str], title: str) -> Optional[str]:
     return None
 
 
+# a closed bracketed aside inside a phrase ("Calvinistic Methodist (Presbyterian Church of Wales)
+# chapel on ...": the chapel); a bracket with a number ("(1931 - 2009)") ends it as before
+_BRACKETED = re.compile(r"\([^()\d]*\)")
+
+
 def _noun_phrase(sentence: str, title: str) -> Tuple[str, ...]:
     """The phrase of an opening sentence written without a verb ("Striker; came through",
     "District of São Tarcísio", "International airport serving the city"), cut before a
     participle; () when the sentence opens otherwise, names an infobox field or repeats the
     title (a known head that is one of fewer words than the title's is a definition: "Museum in
     Kagamihama" of "Tokuzō Kōsaka Memorial Museum")."""
-    clause = re.split(r"[,;(]", sentence, maxsplit=1)[0]
+    clause = re.split(r"[,;(]", _BRACKETED.sub(" ", sentence), maxsplit=1)[0]
     if ":" in clause:
         return ()
     if _VERBS & set(_PHRASE_WORD.findall(clause.lower())):

@@ -127,3 +127,10 @@ def test_an_opening_noun_of_the_title_defines_when_the_title_has_more_words():
     # an opening that is the title's own words is no definition, whatever its head
     assert defining_words(Entity("c", "Harrowfield Iron Company",
                                  "Harrowfield Iron Company, founded 1841.")) == ()
+
+
+def test_a_bracketed_aside_inside_an_opening_noun_phrase_is_read_past():
+    # round 27: the phrase had ended at "(" and "Methodist" made a chapel a person
+    chapel = Entity("t", "Capel Tabor", "Calvinistic Methodist (Presbyterian Church of Wales) "
+                    "chapel on the high street; built 1859.")
+    assert defining_head(chapel) == "chapel" and kind(chapel) == THING
