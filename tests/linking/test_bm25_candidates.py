@@ -243,6 +243,11 @@ def test_a_name_clipped_at_its_front_and_a_compound_written_joined():
     assert joined_split("ileosa", words) == ("ile", "osa")
     assert joined_split("ilosa", words) is None  # "il" is under three letters
     assert joined_split("ileosas", words) is None
+    # round 27: three words joined, as a hashtag writes a name; no more than ``parts``
+    words |= {"trans", "villa", "rica"}
+    assert joined_split("transvillarica", words) == ("trans", "villa", "rica")
+    assert joined_split("transvillarica", words, parts=2) is None
+    assert joined_split("ileosavilla", words, parts=3) == ("ile", "osa", "villa")
     assert known("tunde", frozenset({"babatunde", "adewusi"}))
     assert not known("unde", frozenset({"babatunde"}))  # known clips from five letters
 

@@ -22,7 +22,8 @@ for "Ancell's") or a one-letter spelling difference ("Lavvan", "Lavvann"); faili
 words it writes with another first letter (a mutation or a transliteration: "Borthgarreg" for
 Porthgarreg, "Gadalur" for Kadalur; round 26); failing those, by the
 words it clips at their front (:func:`clipped_front`, "Tunde" for "Babátúndé"); failing those,
-by the two indexed words it writes joined (:func:`joined_split`, "Ileosa" for "Ilé-Ọ̀sà"). A word
+by the two or three indexed words it writes joined (:func:`joined_split`, "Ileosa" for
+"Ilé-Ọ̀sà", "transvillarica" for Trans Villa Rica). A word
 some page writes is never expanded, so exact matches rank as before.
 """
 
@@ -134,12 +135,20 @@ def clipped_front(token: str, word: str) -> bool:
     return len(token) >= VARIANT_PREFIX and len(word) >= len(token) + 2 and word.endswith(token)
 
 
-def joined_split(token: str, words: AbstractSet[str]) -> Optional[Tuple[str, str]]:
-    """Two words of ``words``, of three letters or more, that ``token`` writes joined ("ileosa"
-    for "ile" and "osa" of Ilé-Ọ̀sà); the split with the longest first word, or None."""
+def joined_split(token: str, words: AbstractSet[str], parts: int = 3
+                 ) -> Optional[Tuple[str, ...]]:
+    """Two to ``parts`` words of ``words``, of three letters or more, that ``token`` writes
+    joined ("ileosa" for "ile" and "osa" of Ilé-Ọ̀sà; "transvillarica" for Trans Villa Rica, as
+    hashtags and web addresses write names; round 27); the split with the longest first word,
+    or None."""
     for i in range(len(token) - 3, 2, -1):
-        if token[:i] in words and token[i:] in words:
+        if token[:i] not in words:
+            continue
+        if token[i:] in words:
             return token[:i], token[i:]
+        rest = joined_split(token[i:], words, parts - 1) if parts > 2 else None
+        if rest:
+            return (token[:i],) + rest
     return None
 
 
