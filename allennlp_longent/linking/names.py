@@ -429,7 +429,9 @@ def title_names(title: str) -> Tuple[str, ...]:
 # its end, three or more letters left out) is read so too. Compound parts and clipped middles
 # are guesses, each counted in the cost; the entities whose titles a mention abbreviates at the
 # lowest cost are its expansions, and two or more of them leave it ambiguous (:func:`expansion`).
-# Chosen on the free-text dev sets (round 21): no name list, only the shapes of short forms.
+# Chosen on the free-text dev sets (round 21): no name list, only the shapes of short forms. Three
+# capitals that fit no title so may still be a code of its first word (:func:`skeleton`, "KDL"
+# for Kadalur, round 27), the loosest guess of all.
 LETTER, CLIPPED, WORD = "letter", "clipped", "word"
 _SPELLED_LETTERS = re.compile(r"(?:[A-Za-z]\.){2,}|[A-Za-z](?:/[A-Za-z])+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z][a-z]*|[a-z]+|[A-Z]+|\d+")
@@ -566,6 +568,8 @@ def expansion(mention: str, entities: Sequence["Entity"]) -> Tuple[List["Entity"
     for entity in entities:
         if pieces is not None:
             cost = abbreviation_cost(pieces, entity.title)
+            if cost is None and skeleton(pieces, entity.title):
+                cost = _SKELETON_COST + _name_words_left(entity.title)
         else:
             cost = 1 if clipped_middle(mention, entity.title) else None
         if cost is None:
@@ -577,6 +581,30 @@ def expansion(mention: str, entities: Sequence["Entity"]) -> Tuple[List["Entity"
     if lowest and _short_written(mention, entities):
         return [], True
     return best, bool(lowest)
+
+
+_SKELETON_COST = 3  # a code is the loosest guess: any cover of the title's words comes first
+_VOWELS = frozenset("aeiouy")
+
+
+def skeleton(pieces: Sequence[Tuple[str, str]], title: str) -> bool:
+    """Whether ``pieces`` are three capitals that write the first name word of ``title`` as a
+    code does: its first letter, then two of its consonants in order ("KDL" for Kadalur, "GRN"
+    for Gruvnäs, "TGB" for Tagbaloc City, as "LDN" writes London; round 27)."""
+    if len(pieces) != 3 or any(kind != LETTER for kind, _ in pieces):
+        return False
+    words = [w for w in _title_words(title) if not _skippable(w)]
+    if not words or words[0][:1] != pieces[0][1]:
+        return False
+    rest = iter(words[0][1:])
+    return all(c not in _VOWELS and c in rest for _, c in pieces[1:])
+
+
+def _name_words_left(title: str) -> int:
+    """How many name words ``title`` has after its first: a code writes one word, so of the
+    titles it fits, the one with fewest other words is its likeliest reading (Gruvnäs, not
+    Gruvnäs Airport)."""
+    return sum(not _skippable(w) for w in _title_words(title)) - 1
 
 
 def _short_written(mention: str, entities: Iterable["Entity"]) -> bool:

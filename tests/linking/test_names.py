@@ -347,3 +347,25 @@ def test_round_26_an_abbreviation_leaves_out_a_legal_form():
     assert expansion("OFP", [fish, boats])[0] == [fish]
     assert expansion("OFPL", [fish, boats])[0] == [fish]
     assert expansion("OXZ", [fish, boats])[0] == []  # letters no title has
+
+
+def test_round_27_three_capitals_may_be_a_code_of_a_title_s_first_word():
+    from allennlp_longent.linking.names import abbreviation_pieces, skeleton
+
+    town = Entity("t", "Kadalur", "A port town.")
+    club = Entity("c", "Kadalur Town Cricket Club", "A cricket club.")
+    river = Entity("r", "Kodal", "A river.")
+    # its first letter, then two consonants in order
+    assert skeleton(abbreviation_pieces("KDL"), "Kadalur")
+    assert not skeleton(abbreviation_pieces("KLD"), "Kadalur")  # out of order
+    assert not skeleton(abbreviation_pieces("KDA"), "Kadalur")  # a vowel
+    assert not skeleton(abbreviation_pieces("DKL"), "Kadalur")  # another first letter
+    # the loosest guess; of the titles it fits, the one with fewest other name words
+    assert expansion("KDL", [club, town]) == ([town], True)
+    assert expansion("KDL", [club]) == ([club], True)
+    assert expansion("KDL", [town, river])[0] == [town, river]  # a tie: no reading
+    # any cover of the title's words comes first ("KTCC", or "KT" with a compound part)
+    assert expansion("KTCC", [club, town])[0] == [club]
+    # a page that writes the code as it is keeps it for itself
+    coded = Entity("a", "Kadalur Airport", "An airport; code KDL.")
+    assert expansion("KDL", [town, coded]) == ([], True)
