@@ -171,7 +171,8 @@ def make_longent_linker(
     for a common-noun span those whose page defines their entity by its noun go first;
     ``labels``: where the spans' labels come from, ``"ner"`` (a statistical NER such as spaCy's)
     or ``"annotated"`` (set by hand), which decides whom to believe when the label and the name
-    point to different pages (:mod:`allennlp_longent.linking.label_conflict`);
+    point to different pages (:mod:`allennlp_longent.linking.label_conflict`,
+    :func:`~allennlp_longent.linking.kinds.name_bearers`);
     ``article_agreement``: for a name written after "the", the candidates read as persons whose
     page does not name them after "the" go after the others (the same module);
     ``name_agreement``: a span that is the bare title of exactly one of them puts it first;
