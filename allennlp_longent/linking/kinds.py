@@ -314,13 +314,13 @@ def name_bearers(label: str, mention: str, ranked: List[dict],
     name is shared by its bearer and a thing named after it, and the label says which: "Santa
     Iluminada" labelled FAC is the Shrine of Santa Iluminada, not the saint (round 27)."""
     words = _words(mention)
-    if not words:
-        return frozenset()
     entities = [entity_of(c["id"]) for c in ranked[:k]]
-    excluded = [label_excludes(label, e) for e in entities]
-    named = [e for e, x in zip(entities, excluded) if not x and _title_writes(words, e.title)]
-    return frozenset(e.id for e, x in zip(entities, excluded)
-                     if x and named and _title_words(e.title) == words)
+    bearers = frozenset(e.id for e in entities
+                        if words and _title_words(e.title) == words and label_excludes(label, e))
+    if bearers and any(not label_excludes(label, e) and _title_writes(words, e.title)
+                       for e in entities):
+        return bearers
+    return frozenset()
 
 
 # the words of a bracketed qualifier that make a title a made thing's, a product's or a work's

@@ -430,8 +430,8 @@ def title_names(title: str) -> Tuple[str, ...]:
 # are guesses, each counted in the cost; the entities whose titles a mention abbreviates at the
 # lowest cost are its expansions, and two or more of them leave it ambiguous (:func:`expansion`).
 # Chosen on the free-text dev sets (round 21): no name list, only the shapes of short forms. Three
-# capitals that fit no title so may still be a code of its first word (:func:`skeleton`, "KDL"
-# for Kadalur, round 27), the loosest guess of all.
+# capitals that abbreviate no title so may still be a code of a title's first word
+# (:func:`skeleton`, "KDL" for Kadalur, round 27), the loosest guess of all.
 LETTER, CLIPPED, WORD = "letter", "clipped", "word"
 _SPELLED_LETTERS = re.compile(r"(?:[A-Za-z]\.){2,}|[A-Za-z](?:/[A-Za-z])+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z][a-z]*|[a-z]+|[A-Z]+|\d+")
