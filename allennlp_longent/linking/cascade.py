@@ -66,6 +66,10 @@ NIL = "NIL"
 WEIGHTS = tuple(round(0.05 * i, 2) for i in range(21))
 TEMPERATURES = tuple(float(t) for t in np.round(np.logspace(-2, 1, 31), 4))
 NIL_SCORES = tuple(float(b) for b in np.linspace(-4, 4, 33))
+# the keys of every candidate the cascade writes (:meth:`Cascade.link`), in their order; any
+# other key of a candidate is a rule's mark
+CANDIDATE_KEYS = ("id", "title", "score", "probability", "retriever", "retriever_score",
+                  "first_stage_score", "rerank_score", "unwritten")
 
 
 @dataclass

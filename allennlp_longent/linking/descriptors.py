@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Seq
 
 import numpy as np
 
+from allennlp_longent.linking.cascade import CANDIDATE_KEYS
 from allennlp_longent.linking.definitions import defining_words
 from allennlp_longent.linking.kinds import DETERMINERS, common_noun
 
@@ -114,10 +115,8 @@ def descriptor_order(mention: str, ranked: List[dict], index: DescriptorIndex,
     entity_id, cosine, _ = found
     rest = [c for c in ranked if c["id"] != entity_id]
     same = [c for c in ranked if c["id"] == entity_id]
-    first = same[0] if same else {"id": entity_id, "title": index.titles[entity_id],
-                                  "score": None, "probability": 0.0, "retriever": None,
-                                  "retriever_score": None, "first_stage_score": None,
-                                  "rerank_score": None, "unwritten": None}
+    first = same[0] if same else {**dict.fromkeys(CANDIDATE_KEYS), "id": entity_id,
+                                  "title": index.titles[entity_id], "probability": 0.0}
     return [{**first, "descriptor": round(cosine, 4)}] + rest
 
 

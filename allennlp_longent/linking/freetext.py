@@ -12,7 +12,7 @@ out NIL), or null for a span that names no entity (a date: linkers leave it alon
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from allennlp_longent.linking.documents import read_json_lines
 from allennlp_longent.linking.evaluation import NIL, LinkCounts, wilson
@@ -20,7 +20,7 @@ from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase, read_
 
 if TYPE_CHECKING:
     from spacy.language import Language
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span
 
 KB_FILE = "kb.jsonl"
 PARAGRAPHS_FILE = "paragraphs.jsonl"
@@ -238,11 +238,21 @@ def evaluate(data: FreeTextSet, linkers: Dict[str, Linker]
     return results
 
 
+def named_spans(docs: Sequence["Doc"], paragraphs: Sequence[Paragraph]
+                ) -> Iterator[Tuple[int, "Span", GoldSpan]]:
+    """``(paragraph number, linked entity, gold span)`` for each gold span of ``paragraphs`` that
+    names something, with its entity in the linked ``docs`` (:func:`gold_docs`), in the order of
+    :meth:`FreeTextSet.gold`."""
+    for number, (doc, paragraph) in enumerate(zip(docs, paragraphs)):
+        for ent, span in zip(doc.ents, paragraph.spans):
+            if span.kb_id is not None:
+                yield number, ent, span
+
+
 def links_of(docs: Sequence["Doc"], paragraphs: Sequence[Paragraph]) -> List[str]:
     """The links (an id or NIL) of the linked ``docs`` of ``paragraphs`` (:func:`gold_docs`),
     for the spans that name something, in the order of :meth:`FreeTextSet.gold`."""
-    return [ent.kb_id_ or NIL for doc, paragraph in zip(docs, paragraphs)
-            for ent, span in zip(doc.ents, paragraph.spans) if span.kb_id is not None]
+    return [ent.kb_id_ or NIL for _, ent, _ in named_spans(docs, paragraphs)]
 
 
 def outcomes_by_weight(sets: Sequence[FreeTextSet], model: str, weights: Sequence[float],

@@ -788,8 +788,9 @@ def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], 
     ``<label>_clash`` ("Bir Salma" the quarter, not the Festival of Bir Salma). When ``mention``
     is the bare title of exactly one of them (``title_of``, by default :func:`naming_titles`),
     only :func:`named_after` may move them."""
-    if one_title(mention, ranked, title_of or naming_titles(label, entity_of), k):
-        return named_after(label, mention, ranked, entity_of, k)
+    title_of = title_of or naming_titles(label, entity_of)
+    if one_title(mention, ranked, title_of, k):
+        return named_after(label, mention, ranked, entity_of, k, title_of)
     for kind_label, nouns in DEFINED_KINDS.items():
         flags = [defines(entity_of(c["id"]), nouns) for c in ranked[:k]]
         mark = kind_label.lower()
@@ -802,18 +803,20 @@ def definition_order(label: str, ranked: List[dict], entity_of: Callable[[str], 
 
 
 def named_after(label: str, mention: str, ranked: List[dict],
-                entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
+                entity_of: Callable[[str], "Entity"], k: int,
+                title_of: Optional[Callable[[str], str]] = None) -> List[dict]:
     """For a span labelled with a kind of ``DEFINED_KINDS`` whose name is the bare title of a
     candidate of another kind: the candidates of the label's kind among the first ``k`` whose bare
     title writes every word of the name go first, marked with the label in lower case. A ship, a
     disaster or a song named after a person or a place is written with that name alone ("the
-    Ingrid Åsland" labelled PRODUCT is the research vessel RV Ingrid Åsland, not the biologist)."""
+    Ingrid Åsland" labelled PRODUCT is the research vessel RV Ingrid Åsland, not the biologist).
+    Titles are read with ``title_of``, by default :func:`naming_titles`."""
     nouns = DEFINED_KINDS.get(label)
     words = set(_words(mention))
     if nouns is None or not words:
         return ranked
     entities = [entity_of(c["id"]) for c in ranked[:k]]
-    titled = is_title(mention, ranked, naming_titles(label, entity_of), k)
+    titled = is_title(mention, ranked, title_of or naming_titles(label, entity_of), k)
     if any(t and defines(e, nouns) for t, e in zip(titled, entities)):
         return ranked
     flags = [defines(e, nouns) and words <= set(_title_words(e.title)) for e in entities]

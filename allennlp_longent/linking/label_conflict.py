@@ -31,6 +31,7 @@ and 0 of them.
 from typing import List, Optional, Sequence
 
 from allennlp_longent.linking.candidates.bm25 import known
+from allennlp_longent.linking.cascade import CANDIDATE_KEYS
 from allennlp_longent.linking.evaluation import NIL
 from allennlp_longent.linking.names import name_words, title_name_words
 
@@ -38,9 +39,7 @@ FAR_BEHIND = 0.05  # a first candidate below this probability is there by the ru
 # the marks of :func:`~allennlp_longent.linking.kinds.definition_order`: a page moved first for
 # being an event, a work or a vehicle, as the span's label says, not for writing its name
 KIND_MARKS = frozenset({"event", "work_of_art", "product"})
-# what the cascade writes into every candidate; anything else is a rule's mark
-PLAIN_KEYS = frozenset("""id title probability score retriever retriever_score first_stage_score
-    rerank_score unwritten""".split())
+PLAIN_KEYS = frozenset(CANDIDATE_KEYS)  # anything else is a rule's mark
 
 
 def _writes(words: Sequence[str], title: str) -> List[bool]:

@@ -59,7 +59,18 @@ import shutil
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Callable,
+    Dict,
+    FrozenSet,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Tuple,
+    Union,
+)
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
@@ -509,19 +520,29 @@ class LongentLinker:
     def _titled(self, span: Span, candidates: List[dict], k: int) -> bool:
         """With ``name_agreement``: the span is the bare title of its first candidate and of no
         other of the first ``k`` (:func:`~allennlp_longent.linking.kinds.is_title`, with the
-        label's :func:`~allennlp_longent.linking.kinds.naming_titles`), and, with
+        titles of :meth:`_naming`), and, with
         ``label_agreement``, its label does not clash with that candidate's kind. An exact title
         is the easiest mention there is, and the NIL option is not to take it ("Itaquara", a
         town's title, had gone NIL at probability 0.44)."""
         if not (self.name_agreement and candidates):
             return False
-        from allennlp_longent.linking.kinds import clashes, is_title, kind, naming_titles
+        from allennlp_longent.linking.kinds import clashes, is_title, kind
 
         label = span.label_ if self.label_agreement else None
-        titles = is_title(span.text, candidates,
-                          naming_titles(label, self.kb.__getitem__, self.annotated), k)
+        titles = is_title(span.text, candidates, self._naming(span, candidates, k), k)
         return titles[0] and sum(titles) == 1 and not (
             label and clashes(label, kind(self.kb[candidates[0]["id"]])))
+
+    def _naming(self, span: Span, candidates: List[dict], k: int) -> Callable[[str], str]:
+        """The titles the title rules read for ``span`` among its first ``k`` ``candidates``
+        (:func:`~allennlp_longent.linking.kinds.naming_titles`; with hand-set labels, without
+        the titles of the name's bearers, :func:`~allennlp_longent.linking.kinds.name_bearers`)."""
+        from allennlp_longent.linking.kinds import name_bearers, naming_titles
+
+        label = span.label_ if self.label_agreement else None
+        bearers = name_bearers(label, span.text, candidates, self.kb.__getitem__, k) \
+            if label and self.annotated else frozenset()
+        return naming_titles(label, self.kb.__getitem__, self.annotated, bearers)
 
     def _person_of_no_page(self, span: Span, candidates: List[dict]) -> bool:
         """With ``label_agreement``: a person span written as a full name (two name words or
@@ -612,9 +633,7 @@ class LongentLinker:
             kind_name_order,
             made_order,
             modifies_noun,
-            name_bearers,
             named_with_article,
-            naming_titles,
             noun_order,
             organisation_order,
             person_titled,
@@ -638,10 +657,7 @@ class LongentLinker:
 
         agreed = []
         for span, candidates in zip(spans, ranked):
-            label = span.label_ if self.label_agreement else None
-            bearers = name_bearers(label, span.text, candidates, kb.__getitem__, k) \
-                if label and self.annotated else frozenset()
-            naming = naming_titles(label, kb.__getitem__, self.annotated, bearers)
+            naming = self._naming(span, candidates, k)
             if self.name_agreement:
                 candidates = title_order(place_name(span.text, span.label_), candidates,
                                          naming, k)

@@ -9,7 +9,7 @@ text, label, gold, link, status and its first candidates with the marks the rule
 
 from typing import Dict, List, Sequence
 
-from allennlp_longent.linking.freetext import FreeTextSet, Linker, gold_docs
+from allennlp_longent.linking.freetext import FreeTextSet, Linker, gold_docs, named_spans
 
 FIRST_CANDIDATES = 6  # candidates kept per span
 PLAIN = ("retriever", "retriever_score", "first_stage_score", "rerank_score")
@@ -26,18 +26,14 @@ def decisions(data: FreeTextSet, link: Linker) -> List[dict]:
 
     docs = link(gold_docs(spacy.blank("en"), data.paragraphs))
     records = []
-    for number, (doc, paragraph) in enumerate(zip(docs, data.paragraphs)):
-        for ent, span in zip(doc.ents, paragraph.spans):
-            if span.kb_id is None:
-                continue
-            candidates = [{key: value for key, value in c.items()
-                           if key not in PLAIN and value not in (None, False, [])
-                           or key in ("id", "title", "probability")}
-                          for c in (ent._.longent_candidates or [])[:FIRST_CANDIDATES]]
-            records.append({"paragraph": number, "start": span.start_char, "text": ent.text,
-                            "label": ent.label_, "gold": span.kb_id,
-                            "found": ent.kb_id_ or NIL, "status": ent._.longent_status,
-                            "candidates": candidates})
+    for number, ent, span in named_spans(docs, data.paragraphs):
+        candidates = [{key: value for key, value in c.items()
+                       if key not in PLAIN and value not in (None, False, [])
+                       or key in ("id", "title", "probability")}
+                      for c in (ent._.longent_candidates or [])[:FIRST_CANDIDATES]]
+        records.append({"paragraph": number, "start": span.start_char, "text": ent.text,
+                        "label": ent.label_, "gold": span.kb_id, "found": ent.kb_id_ or NIL,
+                        "status": ent._.longent_status, "candidates": candidates})
     return records
 
 

@@ -387,3 +387,12 @@ def test_written_by_first_only_is_the_converse_of_the_unwritten_rule():
     assert not written_by_first_only([[], None], 4)  # not computed
     assert written_by_first_only([[], ["x"], []], 2)  # the third is beyond k
     assert not written_by_first_only([], 4)
+
+
+def test_every_candidate_carries_the_cascade_s_keys_in_order():
+    from allennlp_longent.linking.cascade import CANDIDATE_KEYS
+
+    kb = KnowledgeBase()
+    kb.add([Entity("Q1", "Vell Island", "an island"), Entity("Q2", "Grey Sea", "a sea")])
+    [ranked] = Cascade(kb, settings=CascadeSettings(top_k=2, rerank_k=2)).link(["Vell Island"])
+    assert ranked and all(tuple(c) == CANDIDATE_KEYS for c in ranked)
