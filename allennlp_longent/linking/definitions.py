@@ -83,11 +83,11 @@ PERSON_NOUNS = frozenset("""man woman boy girl child son daughter wife husband w
     preacher missionary deacon cardinal pope archbishop friar curate elder shaman paramedic
     veterinarian mountaineer diver navigator skipper boatman ferryman raftsman lumberjack trapper
     hunter herder shepherd shepherdess rancher gardener illustrator animator translator librarian
-    co-founder cofounder heir-apparent""".split())
+    co-founder cofounder heir-apparent volunteer""".split())
 # heads that define an organisation, a building, a place or an object: never a person
 THING_NOUNS = frozenset("""company firm corporation business bank brewery distillery mill works
-    factory plant shop store market inn pub tavern hotel restaurant cafe club team party union
-    guild faction order society association foundation institute institution charity trust
+    factory plant shop store market inn pub tavern taverna hotel restaurant cafe club team party
+    union guild faction order society association foundation institute institution charity trust
     school college university academy hospital sanatorium infirmary church chapel cathedral
     minster abbey temple shrine mosque monastery museum library theatre cinema stadium ground
     arena park garden bridge road street lane square station airport airfield port harbour
@@ -98,13 +98,15 @@ THING_NOUNS = frozenset("""company firm corporation business bank brewery distil
     channel show programme series app software game product brand beer ale stout mild wine
     cheese potion sword weapon armour set spell ability mount horse warhorse questline quest
     caravanserai decoy engine locomotive ship vessel ferry shipyard dockyard boatyard yard award
-    prize trophy medal resort range landing""".split())
+    prize trophy medal resort range landing band group orchestra choir terminal avenue boulevard
+    mall bazaar tomb mausoleum rink beach biography memoir anthology poetry documentary""".split())
 _KNOWN_HEADS = PERSON_NOUNS | THING_NOUNS
 # endings of nouns that name a person ("biologist", "physician"), for heads of neither list
 PERSON_SUFFIXES = ("ist", "ician")
 # a life's dates in a page's first clause: "Norwegian business executive (b. 1984),", "Ivan
-# Kovalenko (1924-1996),"
-_LIFE = re.compile(r"\((?:b\.|born)\s*(?:in\s+)?\d{3,4}\b|\((\d{3,4})\s*[–-]\s*(\d{3,4})\)")
+# Kovalenko (1924-1996),", "(Russian Ilyas Sharipov; born 1959)"
+_LIFE = re.compile(r"\((?:[^()]*[;,]\s*)?(?:b\.|born)\s*(?:in\s+)?\d{3,4}\b"
+                   r"|\((\d{3,4})\s*[–-]\s*(\d{3,4})\)")
 LONGEST_LIFE = 110  # years; a longer span of dates is no life
 # infobox fields that only a person's page has, and those that only a thing's has
 PERSON_FIELDS = frozenset("born died spouse occupation nationality children parents".split())
@@ -113,7 +115,8 @@ THING_FIELDS = frozenset("""founded established opened headquarters industry cap
     league capital""".split())
 _PHRASE_WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_QUOTED = re.compile(r"^\s*[\"“][^\"”]*[\"”]\s*")
+_QUOTED = re.compile(r"^\s*[\"“][^\"”]*[\"”]\s*:?\s*")  # '"Le Castor": Maxime Thibeault'
+
 _DATES = re.compile(r"^\(?[\d\s–-]+\)?\.?$")
 _DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the)\s+)(.*)$")
 _TYPE_FIELD = re.compile(r"\btype\s*:\s*([^.;(]+)", re.IGNORECASE)
@@ -210,8 +213,50 @@ def defining_words(entity: "Entity") -> Tuple[str, ...]:
         match = subject.search(sentence.lower())
         if match and (words := _phrase(match.group(1))):
             return words
-    phrase = _noun_phrase(first, title) if first is not None else ()
+    phrase = (_noun_phrase(first, title) or _named_then_defined(first, title)
+              if first is not None else ())
     return phrase or _anaphor(sentences[1:])
+
+
+_CONJUNCTIONS = frozenset({"and", "or"})
+
+
+def _appositive(text: str) -> Tuple[str, ...]:
+    """The noun phrase opening ``text`` after an article, read through "and"/"or" ("main wet and
+    dry market of": main, wet, dry, market) and cut before a participle ("band formed in"); () for
+    more than six words, or without an article unless it ends in a known head (``PERSON_NOUNS``,
+    ``THING_NOUNS``: "centre-right" is no definition)."""
+    words: List[str] = []
+    bare = re.sub(r"^\s*(?:an?|the)\s+", "", text.lower())
+    for word in _PHRASE_WORD.findall(bare):
+        if (word in _PARTICIPLES or word.endswith("ed")) and words or word in (
+                DEFINITION_STOPS - _CONJUNCTIONS):
+            break
+        if word not in _CONJUNCTIONS:
+            words.append(word)
+    if not words or len(words) > 6 or words[0] in _NOT_NOUNS or (
+            words[-1] not in _KNOWN_HEADS and bare == text.lower()):
+        return ()
+    return tuple(words)
+
+
+def _named_then_defined(sentence: str, title: str) -> Tuple[str, ...]:
+    """The phrase after a name in an opening sentence: "Aréna Sandy-Gillanders (Sandy Gillanders
+    Arena): indoor ice rink of ..." (a colon after the title or a name of more than one word,
+    then a phrase in lower case; "Type: shipyard" is a field), or "Tabuan Public Market, the main
+    wet and dry market of ..." (the title, then an appositive after an article)."""
+    plain = _BRACKETED.sub(" ", sentence).strip()
+    title_words = set(_PHRASE_WORD.findall(fold(title)))
+    name, colon, rest = plain.partition(":")
+    named = _PHRASE_WORD.findall(fold(name))
+    if colon and named and (len(named) > 1 or set(named) <= title_words) and re.match(
+            r"\s*[a-z]", rest):
+        return _appositive(re.split(r"[,;(]", rest, maxsplit=1)[0])
+    parts = re.split(r",\s*", plain)
+    if (len(parts) > 2 and set(_PHRASE_WORD.findall(fold(parts[0]))) <= title_words
+            and re.match(r"(?:an?|the)\s", parts[1])):
+        return _appositive(parts[1])
+    return ()
 
 
 def _anaphor(sentences: List[str]) -> Tuple[str, ...]:
@@ -268,7 +313,7 @@ def field_kind(entity: "Entity") -> Optional[str]:
     for pattern, found in _OPENING_KINDS:
         if pattern.search(opening):
             return found
-    life = _LIFE.search(re.split(r"[,;:]", opening, maxsplit=1)[0])
+    life = _LIFE.search(re.split(r"[,;:](?![^()]*\))", opening, maxsplit=1)[0])
     if life and (life.group(1) is None
                  or 0 < int(life.group(2)) - int(life.group(1)) <= LONGEST_LIFE):
         return PERSON

@@ -95,6 +95,7 @@ from allennlp_longent.linking.definitions import (
     PERSON,
     SENTENCE_END,
     THING,
+    THING_NOUNS,
     defining_head,
     defining_words,
     field_kind,
@@ -245,7 +246,23 @@ def kind(entity: "Entity") -> Optional[str]:
     text = entity.description.lower()
     openers = [match.group() for sentence in SENTENCE_END.split(text)
                for match in [_WORD.search(sentence)] if match]
-    return _by_pronouns(openers) or _by_pronouns(_WORD.findall(text))
+    return (_by_pronouns(openers) or _by_pronouns(_WORD.findall(text))
+            or (THING if _title_ends_in_kind(entity.title) else None))
+
+
+# the kind words that end titles but are also family names ("Emma Hall", "John Street")
+SURNAME_KINDS = frozenset("""hall mill mills park street church well wells bridge bridges temple
+    castle tower chapel garden gardens farm yard dock port marina square road works plant house
+    wood hill lane green field""".split())
+
+
+def _title_ends_in_kind(title: str) -> bool:
+    """A title of more than one word whose last word is a kind of place or body that is no
+    family name ("Chorraha Bazaar", "Merbulan FC", "Psaromyti Beach"): the last guess of
+    :func:`kind`, for a page that says what it is only in another language ("dehqon bozori")."""
+    words = _title_words(title)
+    return len(words) > 1 and (words[-1] in (NAMED_KIND_NOUNS | NATURAL_NOUNS | THING_NOUNS)
+                               - SURNAME_KINDS or words[-1] in CLUB_DESIGNATORS)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -134,3 +134,48 @@ def test_a_bracketed_aside_inside_an_opening_noun_phrase_is_read_past():
     chapel = Entity("t", "Capel Tabor", "Calvinistic Methodist (Presbyterian Church of Wales) "
                     "chapel on the high street; built 1859.")
     assert defining_head(chapel) == "chapel" and kind(chapel) == THING
+
+
+def test_a_phrase_after_a_name_and_a_colon_or_after_the_title_and_an_article():
+    # round 28: "Name (gloss): phrase" and "Title, the phrase of ..., was built" had no head
+    rink = Entity("a", "Aréna Lauzon", "Aréna Lauzon (Lauzon Arena): indoor ice rink of Pont-Sec, "
+                  "opened 1958.")
+    assert defining_words(rink) == ("indoor", "ice", "rink") and kind(rink) == THING
+    oil = Entity("o", "Velka", "Velka: brand of refined sunflower oil, sold since 1997.")
+    assert defining_head(oil) == "brand"
+    band = Entity("b", "Tulli", "Tulli ('northern lights'): joik and electronica band formed in "
+                  "2015.")
+    assert defining_words(band) == ("joik", "electronica", "band")  # read through "and"
+    market = Entity("m", "Tabun Market", "Tabun Market, the main wet and dry market of the city, "
+                    "was built in 1931.")
+    assert defining_head(market) == "market" and kind(market) == THING
+    feast = Entity("f", "Fête de Sainte-Anne", "La Sainte-Anne (Saint Anne's Day): the feast of "
+                   "Saint Anne on 26 July.")
+    assert defining_words(feast) == ("feast",)  # after an article, any head
+    # a field's name is no name, and a phrase without an article that ends in no known head is no
+    # definition
+    assert defining_words(Entity("t", "T", "Occupation: smith and farrier.")) == ()
+    assert defining_words(Entity("s", "Sarn", "Sarn ('seven wells'): mahalla of the old city.")) \
+        == ()
+
+
+def test_a_quotation_and_a_colon_before_a_birth_and_a_birth_after_another_name():
+    # round 28: '"Le Castor": Maxime ...' kept its colon, and "(Russian ...; born 1959)" was cut
+    # at the semicolon, so neither page was read as a person's
+    assert field_kind(Entity("m", "Max Tibo", '"Le Castor": Max Tibo (born 2005), junior ice '
+                                             'hockey centre.')) == PERSON
+    assert field_kind(Entity("i", "Ilya Sharif", "Ilya Sharif (Russian Ilyas Sharipov; born "
+                                                 "1959), called domla, has been imam.")) == PERSON
+    assert field_kind(Entity("k", "K", "Dr K. T. (Thevar a/l Kandas, born 1955) is a GP.")) \
+        == PERSON
+
+
+def test_a_title_that_ends_in_a_kind_is_a_thing_when_nothing_else_says():
+    # round 28: pages that say what they are only in another language
+    assert kind(Entity("c", "Chorra Bazaar", "Chorra dehqon bozori, called Market No. 1.")) \
+        == THING
+    assert kind(Entity("f", "Merbel FC", '"Harimau!" is what the terraces sing.')) == THING
+    # a kind word that is also a family name, a one-word title, and a page's pronouns decide
+    assert kind(Entity("h", "Emma Hall", "Emma Hall, called Em, 1950.")) is None
+    assert kind(Entity("b", "Bazaar", "Bazaar, called Market No. 1.")) is None
+    assert kind(Entity("p", "Jo School", "Jo School, called Jo. She retired in 1990.")) == PERSON
