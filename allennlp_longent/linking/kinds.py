@@ -485,7 +485,8 @@ FACILITY_NOUNS = frozenset("""resort stadium arena bridge airport airfield stati
     hotel inn hall church chapel cathedral minster temple shrine mosque museum library theatre
     cinema hospital sanatorium school tower castle fortress fort lighthouse quay pier wharf dock
     canal railway tramway road street square park garden market mill factory plant works farm
-    dam reservoir tunnel prison barracks palace well harbour harbor port marina yard""".split())
+    dam reservoir tunnel prison barracks palace well harbour harbor port marina yard monastery
+    abbey convent priory mausoleum tomb cemetery graveyard""".split())
 SETTING_NOUNS = {"LOC": NATURAL_NOUNS, "FAC": FACILITY_NOUNS}
 # heads that define a settlement or a part of one, which a FAC span does not name either
 SETTLEMENT_NOUNS = frozenset("""city town village hamlet suburb quarter district neighbourhood
@@ -546,11 +547,21 @@ def kind_name_order(mention: str, ranked: List[dict], entity_of: Callable[[str],
 
 def kind_named(mention: str, entity: "Entity") -> bool:
     """The mention's last word, in either case, names a kind of place or body
-    (:func:`named_kind`: "Chinnakuppam harbour", "São Tarcísio airport", "Lindqvist's yard")
-    and is the head of ``entity``'s page (:func:`_heads`, :func:`_holds_noun`: "yard" for a
-    shipyard)."""
-    noun = named_kind(mention, any_case=True)
-    return noun is not None and _holds_noun({noun}, _heads(entity))
+    (:func:`named_kind`: "Chinnakuppam harbour", "São Tarcísio airport", "Lindqvist's yard"), or
+    its word before "of" does (:func:`kind_before_of`), and is the head of ``entity``'s page
+    (:func:`_heads`, :func:`_holds_noun`: "yard" for a shipyard)."""
+    nouns = {named_kind(mention, any_case=True), kind_before_of(mention)} - {None}
+    return bool(nouns) and _holds_noun(nouns, _heads(entity))
+
+
+def kind_before_of(mention: str) -> Optional[str]:
+    """The kind of place or body a name gives before "of" (:func:`title_head` of the mention:
+    "Monastery of Agia Thalassini", "HOLY MONASTERY OF ...", "mausoleum of Kutlug Khan":
+    monastery, mausoleum) when it is one of ``NAMED_KIND_NOUNS``; None otherwise (round 28)."""
+    if not any(w in OF_WORDS for w in _title_words(mention)[1:]):
+        return None
+    head = title_head(mention)
+    return head[0] if head and head[0] in NAMED_KIND_NOUNS else None
 
 
 @lru_cache(maxsize=1 << 16)

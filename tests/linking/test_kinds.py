@@ -735,6 +735,25 @@ def test_kind_named_reads_the_last_word_against_the_page_s_head():
     assert not kind_named("Neelapuram temple", town)  # a temple town is a town
 
 
+def test_a_kind_before_of_in_a_name_goes_to_the_page_of_that_kind():
+    # round 28: "HOLY MONASTERY OF AGIA THALASSINI" had gone to the saint's spring, whose page
+    # writes the monastery, not to the Monastery of Agia Thalassini
+    from allennlp_longent.linking.kinds import kind_before_of, kind_name_order, kind_named
+    assert kind_before_of("HOLY MONASTERY OF AGIA THALASSINI") == "monastery"
+    assert kind_before_of("mausoleum of Kutlug Khan") == "mausoleum"
+    assert kind_before_of("Battle of Tellau") is None  # no kind of place or body
+    assert kind_before_of("Monastery") is None and kind_before_of("of Kings") is None
+    entities = {e.id: e for e in (
+        Entity("spring", "Agiasma of Agia Mira", "A holy spring below the monastery of Agia "
+                                                 "Mira, where pilgrims drink."),
+        Entity("convent", "Monastery of Agia Mira", "A convent of nuns above the bay."))}
+    assert kind_named("Holy Monastery of Agia Mira", entities["convent"])
+    assert not kind_named("Holy Monastery of Agia Mira", entities["spring"])
+    ranked = [{"id": "spring", "unwritten": []}, {"id": "convent", "unwritten": []}]
+    moved = kind_name_order("HOLY MONASTERY OF AGIA MIRA", ranked, entities.__getitem__, 2)
+    assert [c["id"] for c in moved] == ["convent", "spring"] and moved[0]["kind_name"]
+
+
 def test_a_lower_case_name_does_not_put_a_page_of_the_clashing_kind_first():
     from allennlp_longent.linking.kinds import noun_order
     pages = {"s": Entity("s", "Koharu (TV series)", "Koharu is an anime series."),
