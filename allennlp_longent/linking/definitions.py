@@ -116,7 +116,6 @@ THING_FIELDS = frozenset("""founded established opened headquarters industry cap
 _PHRASE_WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED = re.compile(r"^\s*[\"“][^\"”]*[\"”]\s*:?\s*")  # '"Le Castor": Maxime Thibeault'
-
 _DATES = re.compile(r"^\(?[\d\s–-]+\)?\.?$")
 _DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the)\s+)(.*)$")
 _TYPE_FIELD = re.compile(r"\btype\s*:\s*([^.;(]+)", re.IGNORECASE)

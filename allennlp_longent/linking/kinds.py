@@ -250,10 +250,11 @@ def kind(entity: "Entity") -> Optional[str]:
             or (THING if _title_ends_in_kind(entity.title) else None))
 
 
-# the kind words that end titles but are also family names ("Emma Hall", "John Street")
+# the kind words that end titles but are also family names ("Emma Hall", "Peter Brook")
 SURNAME_KINDS = frozenset("""hall mill mills park street church well wells bridge bridges temple
     castle tower chapel garden gardens farm yard dock port marina square road works plant house
-    wood hill lane green field""".split())
+    wood woods hill hills lane green field brook dale glen fell vale marsh moor heath lake shore
+    forest spring bank banks ferry""".split())
 
 
 def _title_ends_in_kind(title: str) -> bool:
@@ -261,8 +262,7 @@ def _title_ends_in_kind(title: str) -> bool:
     family name ("Chorraha Bazaar", "Merbulan FC", "Psaromyti Beach"): the last guess of
     :func:`kind`, for a page that says what it is only in another language ("dehqon bozori")."""
     words = _title_words(title)
-    return len(words) > 1 and (words[-1] in (NAMED_KIND_NOUNS | NATURAL_NOUNS | THING_NOUNS)
-                               - SURNAME_KINDS or words[-1] in CLUB_DESIGNATORS)
+    return len(words) > 1 and (words[-1] in _TITLE_KINDS or words[-1] in CLUB_DESIGNATORS)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -631,6 +631,8 @@ ORGANISATION_NOUNS = frozenset("""company firm corporation business bank brewery
     department authority commission committee band orchestra choir regiment brigade""".split())
 # the last words that say what kind of place or body a name names (:func:`named_kind`)
 NAMED_KIND_NOUNS = FACILITY_NOUNS | ORGANISATION_NOUNS
+# the last words of titles that make a page a thing's when nothing else says (:func:`kind`)
+_TITLE_KINDS = (NAMED_KIND_NOUNS | NATURAL_NOUNS | THING_NOUNS) - SURNAME_KINDS
 
 
 # infobox fields that only an organisation's page has ("Headquarters: Guarita")
