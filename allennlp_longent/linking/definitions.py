@@ -218,6 +218,12 @@ def defining_words(entity: "Entity") -> Tuple[str, ...]:
 
 
 _CONJUNCTIONS = frozenset({"and", "or"})
+_APPOSITIVE_STOPS = DEFINITION_STOPS - _CONJUNCTIONS
+
+
+def _participle(word: str) -> bool:
+    """A participle that ends a defining noun phrase ("band formed in", "a race held")."""
+    return word in _PARTICIPLES or word.endswith("ed")
 
 
 def _appositive(text: str) -> Tuple[str, ...]:
@@ -225,16 +231,15 @@ def _appositive(text: str) -> Tuple[str, ...]:
     dry market of": main, wet, dry, market) and cut before a participle ("band formed in"); () for
     more than six words, or without an article unless it ends in a known head (``PERSON_NOUNS``,
     ``THING_NOUNS``: "centre-right" is no definition)."""
+    article = re.match(r"\s*(?:an?|the)\s+", text.lower())
     words: List[str] = []
-    bare = re.sub(r"^\s*(?:an?|the)\s+", "", text.lower())
-    for word in _PHRASE_WORD.findall(bare):
-        if (word in _PARTICIPLES or word.endswith("ed")) and words or word in (
-                DEFINITION_STOPS - _CONJUNCTIONS):
+    for word in _PHRASE_WORD.findall(text.lower()[article.end() if article else 0:]):
+        if _participle(word) and words or word in _APPOSITIVE_STOPS:
             break
         if word not in _CONJUNCTIONS:
             words.append(word)
     if not words or len(words) > 6 or words[0] in _NOT_NOUNS or (
-            words[-1] not in _KNOWN_HEADS and bare == text.lower()):
+            words[-1] not in _KNOWN_HEADS and not article):
         return ()
     return tuple(words)
 
@@ -279,7 +284,7 @@ def defining_head(entity: "Entity") -> Optional[str]:
     if title and words[:len(title)] == title:
         return title[-1]
     for i, word in enumerate(words[1:], start=1):
-        if word.endswith("ed") or word in _PARTICIPLES:
+        if _participle(word):
             before = [w for w in words[:i] if w not in _ADVERBS]
             return before[-1] if before else words[i - 1]
     return words[-1] if words else None

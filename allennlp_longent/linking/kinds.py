@@ -550,8 +550,15 @@ def kind_named(mention: str, entity: "Entity") -> bool:
     (:func:`named_kind`: "Chinnakuppam harbour", "São Tarcísio airport", "Lindqvist's yard"), or
     its word before "of" does (:func:`kind_before_of`), and is the head of ``entity``'s page
     (:func:`_heads`, :func:`_holds_noun`: "yard" for a shipyard)."""
-    nouns = {named_kind(mention, any_case=True), kind_before_of(mention)} - {None}
+    nouns = _mention_kinds(mention)
     return bool(nouns) and _holds_noun(nouns, _heads(entity))
+
+
+@lru_cache(maxsize=1 << 16)
+def _mention_kinds(mention: str) -> FrozenSet[str]:
+    """The kinds :func:`kind_named` reads in a mention, read once per mention, not once per
+    candidate page."""
+    return frozenset({named_kind(mention, any_case=True), kind_before_of(mention)} - {None})
 
 
 def kind_before_of(mention: str) -> Optional[str]:

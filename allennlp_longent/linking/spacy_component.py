@@ -471,8 +471,9 @@ class LongentLinker:
         """With ``name_agreement``: the first candidate's page writes every word of the span's
         name, every number of it (:func:`~allennlp_longent.linking.kinds.numbers_written`) and
         is of the kind the span says:
-        by its last word (:func:`~allennlp_longent.linking.kinds.kind_named`: "Lindqvist's yard"
-        is the Lindqvist shipyard) or, with ``label_agreement``, by its label (an EVENT span and
+        by its last word or its word before "of"
+        (:func:`~allennlp_longent.linking.kinds.kind_named`: "Lindqvist's yard" is the Lindqvist
+        shipyard) or, with ``label_agreement``, by its label (an EVENT span and
         a page that defines an event: "the Guarita case" is the Guarita affair), whatever the
         NIL option says."""
         from allennlp_longent.linking.kinds import (
