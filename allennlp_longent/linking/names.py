@@ -21,7 +21,12 @@ one of its forms w
 - ends with t, at least two letters longer, |t| >= 4: a name clipped at its front ("Tunde" for
   "Babátúndé", round 22);
 - or, when t is written abbreviated (a trailing full stop, "Pt.", or two letters, "Ft"), starts
-  with t's first letter and holds its letters in order ("port", "fort").
+  with t's first letter and holds its letters in order ("port", "fort");
+- or, when w is a name word of the page (:func:`page_names`: its title's, or a capitalised word
+  that opens no sentence), w and t are one name romanised two ways ("Chinmul" and "Jinmul",
+  "Wakrim" and "Ouakrim": :mod:`~allennlp_longent.linking.candidates.transliteration`, round 29).
+  An apostrophe between one or two letters and a lower-case one marks aspiration and does not
+  split the word ("Ch'ŏnhae" is "chonhae").
 
 Each clause only makes the rule fire less: a variant makes a name written, never unwritten.
 The clauses come from the names the rule called unwritten in real prose, where every mention has
@@ -72,6 +77,7 @@ from allennlp_longent.linking.candidates.bm25 import (
     same_word,
     variant,
 )
+from allennlp_longent.linking.candidates.transliteration import sounds_alike_in
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
@@ -131,6 +137,11 @@ def initials(phrase: str) -> Set[str]:
             "".join(w[0] for w in words if bm25_tokens(w) and w not in PARTICLES)} - {""}
 
 
+# an apostrophe inside a syllable, after one or two letters and before a lower-case letter: the
+# aspiration mark of McCune-Reischauer ("Ch'ŏnhae", "Ki-ch'ŏl"), not a clitic ("O'Brien", "d'Or")
+_APOSTROPHE_SYLLABLE = re.compile(r"\b([^\W\d_]{1,2})['’ʼ](?=[^\W\d_A-Z])")
+
+
 @lru_cache(maxsize=1 << 16)
 def page_forms(entity: "Entity") -> FrozenSet[str]:
     """The forms of the module docstring: an entity page's folded words, and the initials of its
@@ -141,7 +152,8 @@ def page_forms(entity: "Entity") -> FrozenSet[str]:
     bare = bare_title(entity.title)
     title = bm25_tokens(bare)
     joined = {a + b for a, b in zip(title, title[1:])}  # "Ileosa" for Ilé-Ọ̀sà
-    return frozenset(bm25_tokens(text)) | runs | dotted | joined | initials(bare)
+    syllables = set(bm25_tokens(_APOSTROPHE_SYLLABLE.sub(r"\1", text)))
+    return frozenset(bm25_tokens(text)) | syllables | runs | dotted | joined | initials(bare)
 
 
 def _in_order(short: str, word: str) -> bool:
@@ -149,12 +161,27 @@ def _in_order(short: str, word: str) -> bool:
     return word[:1] == short[:1] and all(c in letters for c in short)
 
 
-def written(token: str, forms: AbstractSet[str], abbreviated: bool = False) -> bool:
-    """Whether ``forms`` write the name word ``token`` (the clauses of the module docstring)."""
+def written(token: str, forms: AbstractSet[str], abbreviated: bool = False,
+            names: AbstractSet[str] = frozenset()) -> bool:
+    """Whether ``forms`` write the name word ``token`` (the clauses of the module docstring), or
+    one of the page's ``names`` (:func:`page_names`) is it romanised another way."""
     if token in forms:
         return True
     return any(variant(token, form) or (abbreviated and _in_order(token, form))
-               for form in forms) or clips(token, forms)
+               for form in forms) or clips(token, forms) or sounds_alike_in(token, names)
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+)\S+")
+
+
+@lru_cache(maxsize=1 << 16)
+def page_names(entity: "Entity") -> FrozenSet[str]:
+    """The name words of a page that a name romanised another way is matched against
+    (:func:`~allennlp_longent.linking.candidates.transliteration.sounds_alike_in`): its title's
+    and the capitalised words of its description, but the first word of a sentence ("Since")."""
+    text = _SENTENCE_START.sub(" ", entity.description)
+    words = name_words(f"{bare_title(entity.title).title()} {text}")
+    return frozenset(t for t, _ in words)
 
 
 def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
@@ -162,7 +189,7 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
     for word in mention.split():
         if not word[:1].isupper():
             continue
-        tokens = bm25_tokens(word)
+        tokens = bm25_tokens(_APOSTROPHE_SYLLABLE.sub(r"\1", word))
         for token in tokens:
             if len(token) > 1 and token not in _NOT_NAME_WORDS:
                 yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
@@ -284,10 +311,12 @@ def page_aliases(entity: "Entity") -> FrozenSet[Tuple[str, ...]]:
     return frozenset(words for words in found if words)
 
 
-def unwritten_names(mention: str, forms: AbstractSet[str]) -> Set[str]:
-    """The mention's name words that no form in ``forms`` writes: "Petra" of "Petra Corrander"
-    against every Corrander of a KB that has no Petra."""
-    return _unwritten(list(name_words(mention)), forms)
+def unwritten_names(mention: str, forms: AbstractSet[str],
+                    names: AbstractSet[str] = frozenset()) -> Set[str]:
+    """The mention's name words that no form in ``forms`` writes and no word of ``names``
+    romanises another way: "Petra" of "Petra Corrander" against every Corrander of a KB that
+    has no Petra."""
+    return _unwritten(list(name_words(mention)), forms, names)
 
 
 def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[str]]:
@@ -297,7 +326,8 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
     pairs = initial_pairs(mention)
     titled = dotted_title(mention, words)
     kin = kin_name(mention, words)
-    return [sorted(_unwritten(words, page_forms(e)) - _middle_names(words, e.title) - titled
+    return [sorted(_unwritten(words, page_forms(e), page_names(e))
+                   - _middle_names(words, e.title) - titled
                    | _unwritten_initials(pairs, e) | kin_named(kin, words, e))
             for e in entities]
 
@@ -364,8 +394,9 @@ def _middle_names(words: Sequence[Tuple[str, bool]], title: str) -> Set[str]:
     return {t for t, _ in words[1:-1]} if all(same_word(a, b) for a, b in ends) else set()
 
 
-def _unwritten(words: Sequence[Tuple[str, bool]], forms: AbstractSet[str]) -> Set[str]:
-    return {t for t, abbreviated in words if not written(t, forms, abbreviated)}
+def _unwritten(words: Sequence[Tuple[str, bool]], forms: AbstractSet[str],
+               names: AbstractSet[str] = frozenset()) -> Set[str]:
+    return {t for t, abbreviated in words if not written(t, forms, abbreviated, names)}
 
 
 PERSON_LABELS = frozenset({"PERSON", "PER"})

@@ -1,0 +1,87 @@
+"""One name romanised two ways: "Chinmul" and "Jinmul", "Ouakrim" and "Wakrim" (or "Waqrim"),
+"Changsŭng" and "Jangseung", "Zarhan" and "Zerhane", "Lee Jung-mi" and "Lee Jeong-mi".
+
+Romanisation systems and writers differ in a few regular ways, in every language that is written
+in another script: whether a stop is written voiced or voiceless (McCune-Reischauer "k", "t", "p",
+"ch" against Revised Romanisation "g", "d", "b", "j"), how one consonant is spelled ("q" or "k",
+"kh" or "x", "dj" or "j", "th" or "t", "ph" or "f"), how a vowel is spelled ("ou" or "u" or
+"w", "eo" or "o", "ee" or "i", "y" or "i"), whether a letter is doubled, whether a final "e" is
+written. :func:`spelling_key` writes a folded word with each of these choices made one way;
+two words are :func:`sounds_alike` when their keys are equal, or have the same consonants and
+vowels in the same places and differ in one vowel ("Zarhan", "Zerhane"; "Chun", "Cheon").
+
+The choices come from the general conventions of romanisation, not from a set's names; a short
+word (under four letters) is never matched, as short names collide ("Jan", "Jon").
+"""
+
+import re
+from collections import defaultdict
+from functools import lru_cache
+from typing import AbstractSet, Dict, FrozenSet, List
+
+MIN_LETTERS = 4
+# each spelling choice, made one way; applied in this order to a folded word (consonants first,
+# so that "ch" is one consonant before "c" becomes "k", then the semivowels and vowel digraphs)
+_SPELLINGS = (("sch", "S"), ("tch", "C"), ("dj", "C"), ("ch", "C"), ("j", "C"), ("sh", "S"),
+              ("kh", "h"), ("x", "h"), ("gh", "g"), ("ph", "f"), ("th", "t"), ("dh", "t"),
+              ("q", "k"), ("ck", "k"), ("c", "k"), ("g", "k"), ("d", "t"), ("b", "p"),
+              ("z", "s"), ("v", "f"), ("w", "u"), ("y", "i"), ("eo", "o"), ("eu", "u"),
+              ("ou", "u"), ("ae", "e"), ("ee", "i"), ("oo", "u"), ("ie", "i"))
+_VOWELS = frozenset("aeiou")
+_DOUBLED = re.compile(r"(.)\1+")
+_VOWEL = re.compile(r"[aeiou]")
+
+
+@lru_cache(maxsize=1 << 16)
+def spelling_key(word: str) -> str:
+    """``word`` (folded, lower case) with every spelling choice of the module docstring made one
+    way, doubled letters written once and a final "e" dropped."""
+    key = word
+    for spelled, one_way in _SPELLINGS:
+        key = key.replace(spelled, one_way)
+    key = _DOUBLED.sub(r"\1", key)
+    return key[:-1] if len(key) > 3 and key.endswith("e") else key
+
+
+def _skeleton(key: str) -> str:
+    return _VOWEL.sub("V", key)
+
+
+def _one_vowel_apart(a: str, b: str) -> bool:
+    """Keys with the same skeleton that differ in at most one (vowel) place."""
+    return sum(x != y for x, y in zip(a, b)) <= 1
+
+
+def sounds_alike(token: str, word: str) -> bool:
+    """Whether two folded words are one name romanised two ways (module docstring)."""
+    if min(len(token), len(word)) < MIN_LETTERS:
+        return False
+    a, b = spelling_key(token), spelling_key(word)
+    return a == b or (len(a) >= MIN_LETTERS and _skeleton(a) == _skeleton(b)
+                      and _one_vowel_apart(a, b))
+
+
+def sounds_alike_in(token: str, words: AbstractSet[str]) -> bool:
+    """Whether one of ``words`` :func:`sounds_alike` ``token``, looked up by skeleton (cached
+    per frozen set: a page's forms are read for every candidate of every mention)."""
+    if len(token) < MIN_LETTERS:
+        return False
+    key = spelling_key(token)
+    index = _cached_index(words) if isinstance(words, frozenset) else _index(words)
+    return any(key == other or (len(key) >= MIN_LETTERS and _one_vowel_apart(key, other))
+               for other in index.get(_skeleton(key), ()))
+
+
+def _index(words: AbstractSet[str]) -> Dict[str, List[str]]:
+    """The keys of ``words`` of ``MIN_LETTERS`` letters or more, by skeleton."""
+    index: Dict[str, List[str]] = defaultdict(list)
+    for word in words:
+        if len(word) >= MIN_LETTERS:
+            key = spelling_key(word)
+            index[_skeleton(key)].append(key)
+    return index
+
+
+@lru_cache(maxsize=1 << 12)
+def _cached_index(words: FrozenSet[str]) -> Dict[str, List[str]]:
+    return _index(words)
