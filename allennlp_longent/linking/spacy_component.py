@@ -438,7 +438,8 @@ class LongentLinker:
         """NIL when the span names no page of its candidates (:meth:`_person_of_no_page`,
         :meth:`_of_no_kind`, :meth:`_moved_unwritten`, :meth:`_number_unwritten`, and, with
         ``label_agreement``, :func:`~allennlp_longent.linking.label_conflict.label_conflict`,
-        which may instead put the likeliest candidate back first); else the
+        which may instead put the likeliest candidate back first; then :meth:`_in_passing` of
+        the candidate left first); else the
         first candidate, whatever the NIL option says, when ``descriptors`` found it for a
         definite description or ``name_agreement`` finds it the only page of the first ``k``
         that writes the name (:func:`~allennlp_longent.linking.cascade.written_by_first_only`)
@@ -457,6 +458,8 @@ class LongentLinker:
                 return NIL
             if conflict is not None:
                 candidates[:] = name_first(candidates, conflict)
+        if self._in_passing(span, candidates):
+            return NIL
         described = self.descriptors and bool(candidates) and (
             candidates[0].get("descriptor") is not None or candidates[0].get("kind_noun"))
         expanded = self.name_agreement and bool(candidates) and candidates[0].get("expansion")
@@ -506,6 +509,16 @@ class LongentLinker:
 
         return self.name_agreement and bool(candidates) \
             and not numbers_written(span.text, self.kb[candidates[0]["id"]])
+
+    def _in_passing(self, span: Span, candidates: List[dict]) -> bool:
+        """With ``name_agreement``: the first candidate's page writes the span's name only in
+        passing (:func:`~allennlp_longent.linking.passing.named_in_passing`: "Kalamonas" on
+        the page of a ferry line that sails "to Kalamonas")."""
+        if not (self.name_agreement and candidates):
+            return False
+        from allennlp_longent.linking.passing import named_in_passing
+
+        return named_in_passing(span.text, candidates[0], self.kb[candidates[0]["id"]])
 
     def _of_no_kind(self, span: Span, candidates: List[dict]) -> bool:
         """With ``name_agreement``: the span's last word names a kind of place or body that its

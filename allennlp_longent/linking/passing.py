@@ -1,0 +1,71 @@
+"""Names a page writes in passing: "Kalamonas" on the page of a ferry line that sails "to
+Kalamonas", "Nordhamn" on an airport's page "with flights to Nordhamn", "Melbourne" on the
+page of a man who died "at Melbourne".
+
+A page writes other names than its entity's: the places it lies in or serves, the people who
+built or own it. Such a name comes after a word that relates the entity to it ("of", "by",
+"to", "from", "at", "between"...), while the page's own other names come after words that give
+a name ("called", "known as", a bracket, a colon, "the"). A mention that shares no name word with
+a page's title, that no rule read as that page's alias, short form or description, and whose
+name words the page writes only after relating words names another entity, the one the page
+names in passing (round 29, from the free-text dev sets' wrong links of such mentions; "in" is
+left out: "known in English as X" gives a name; so is "of" after a noun that names, "the crown
+town of Kazimierzów"). The span's label plays no part: the page checked is the one the
+label rules chose.
+"""
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING, FrozenSet, Sequence, Tuple
+
+from allennlp_longent.linking.candidates.bm25 import fold, variant
+from allennlp_longent.linking.names import name_words, title_names
+
+if TYPE_CHECKING:
+    from allennlp_longent.linking.knowledge_base import Entity
+
+RELATING_WORDS = frozenset("of by at from to between with into near via".split())
+# nouns after which "of" gives a name, not a relation: "the stage name of Sunná Skáile", "the
+# crown town of Kazimierzów" (the entity's own former name)
+NAMING_NOUNS = frozenset("name names title town city village hamlet settlement".split())
+# the marks of a candidate that a rule put first for its name, not for a word on its page
+NAMING_MARKS = ("alias", "expansion", "descriptor", "kind_noun", "kind_name", "initial_title",
+                "variant_title", "exact_title")
+_TOKEN = re.compile(r"[\w'’-]+|[^\w\s]")
+
+
+@lru_cache(maxsize=1 << 12)
+def _tokens(entity: "Entity") -> Tuple[Tuple[str, bool], ...]:
+    """``(folded token, capitalised)`` of each word and mark of the page's description."""
+    return tuple((fold(t), t[:1].isupper()) for t in _TOKEN.findall(entity.description))
+
+
+def words_before(words: Sequence[str], entity: "Entity") -> FrozenSet[str]:
+    """The word before each capitalised run of ``entity``'s description that writes one of the
+    name ``words`` (a variant of it); "^" for a run that opens the description, "town of" for
+    "of" after a noun of ``NAMING_NOUNS``."""
+    tokens = _tokens(entity)
+    found = set()
+    for i, (token, capital) in enumerate(tokens):
+        if capital and any(variant(w, token) for w in words):
+            j = i - 1
+            while j >= 0 and tokens[j][1]:
+                j -= 1
+            before = tokens[j][0] if j >= 0 else "^"
+            if before == "of" and j > 0 and tokens[j - 1][0] in NAMING_NOUNS:
+                before = f"{tokens[j - 1][0]} of"
+            found.add(before)
+    return frozenset(found)
+
+
+def named_in_passing(mention: str, candidate: dict, entity: "Entity") -> bool:
+    """Whether ``entity``'s page (the ranked ``candidate``) writes the mention's name only in
+    passing (module docstring)."""
+    if any(candidate.get(mark) for mark in NAMING_MARKS):
+        return False
+    words = [t for t, _ in name_words(mention)]
+    title = title_names(entity.title)
+    if not words or any(variant(w, t) or variant(t, w) for w in words for t in title):
+        return False
+    before = words_before(words, entity)
+    return bool(before) and before <= RELATING_WORDS
