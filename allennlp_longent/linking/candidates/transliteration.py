@@ -47,18 +47,18 @@ def _skeleton(key: str) -> str:
     return _VOWEL.sub("V", key)
 
 
-def _one_vowel_apart(a: str, b: str) -> bool:
-    """Keys with the same skeleton that differ in at most one (vowel) place."""
-    return sum(x != y for x, y in zip(a, b)) <= 1
+def _keys_alike(a: str, b: str) -> bool:
+    """Equal keys, or keys of ``MIN_LETTERS`` or more with one skeleton that differ in one
+    place (a vowel, as the skeletons agree on every consonant)."""
+    return a == b or (len(a) >= MIN_LETTERS and _skeleton(a) == _skeleton(b)
+                      and sum(x != y for x, y in zip(a, b)) <= 1)
 
 
 def sounds_alike(token: str, word: str) -> bool:
     """Whether two folded words are one name romanised two ways (module docstring)."""
     if min(len(token), len(word)) < MIN_LETTERS:
         return False
-    a, b = spelling_key(token), spelling_key(word)
-    return a == b or (len(a) >= MIN_LETTERS and _skeleton(a) == _skeleton(b)
-                      and _one_vowel_apart(a, b))
+    return _keys_alike(spelling_key(token), spelling_key(word))
 
 
 def sounds_alike_in(token: str, words: AbstractSet[str]) -> bool:
@@ -68,8 +68,7 @@ def sounds_alike_in(token: str, words: AbstractSet[str]) -> bool:
         return False
     key = spelling_key(token)
     index = _cached_index(words) if isinstance(words, frozenset) else _index(words)
-    return any(key == other or (len(key) >= MIN_LETTERS and _one_vowel_apart(key, other))
-               for other in index.get(_skeleton(key), ()))
+    return any(_keys_alike(key, other) for other in index.get(_skeleton(key), ()))
 
 
 def _index(words: AbstractSet[str]) -> Dict[str, List[str]]:
