@@ -152,7 +152,8 @@ def page_forms(entity: "Entity") -> FrozenSet[str]:
     bare = bare_title(entity.title)
     title = bm25_tokens(bare)
     joined = {a + b for a, b in zip(title, title[1:])}  # "Ileosa" for Ilé-Ọ̀sà
-    syllables = set(bm25_tokens(_APOSTROPHE_SYLLABLE.sub(r"\1", text)))
+    syllables = {token for word in text.split() if _APOSTROPHE_SYLLABLE.search(word)
+                 for token in bm25_tokens(_APOSTROPHE_SYLLABLE.sub(r"\1", word))}
     return frozenset(bm25_tokens(text)) | syllables | runs | dotted | joined | initials(bare)
 
 

@@ -103,7 +103,7 @@ def same_word(token: str, word: str) -> bool:
         return False
     if _one_edit(token, word):
         return True
-    single = _single_letters(token), _single_letters(word)
+    single = single_letters(token), single_letters(word)
     return single != (token, word) and same_word(*single)
 
 
@@ -111,7 +111,7 @@ _DOUBLED = re.compile(r"(\w)\1+")
 
 
 @lru_cache(maxsize=1 << 16)
-def _single_letters(word: str) -> str:
+def single_letters(word: str) -> str:
     """``word`` with each run of a doubled letter written once (cached: :func:`same_word` is
     called for every word of every candidate's page)."""
     return _DOUBLED.sub(r"\1", word)

@@ -19,6 +19,8 @@ from collections import defaultdict
 from functools import lru_cache
 from typing import AbstractSet, Dict, FrozenSet, List
 
+from allennlp_longent.linking.candidates.bm25 import single_letters
+
 MIN_LETTERS = 4
 # each spelling choice, made one way; applied in this order to a folded word (consonants first,
 # so that "ch" is one consonant before "c" becomes "k", then the semivowels and vowel digraphs)
@@ -27,8 +29,6 @@ _SPELLINGS = (("sch", "S"), ("tch", "C"), ("dj", "C"), ("ch", "C"), ("j", "C"), 
               ("q", "k"), ("ck", "k"), ("c", "k"), ("g", "k"), ("d", "t"), ("b", "p"),
               ("z", "s"), ("v", "f"), ("w", "u"), ("y", "i"), ("eo", "o"), ("eu", "u"),
               ("ou", "u"), ("ae", "e"), ("ee", "i"), ("oo", "u"), ("ie", "i"))
-_VOWELS = frozenset("aeiou")
-_DOUBLED = re.compile(r"(.)\1+")
 _VOWEL = re.compile(r"[aeiou]")
 
 
@@ -39,7 +39,7 @@ def spelling_key(word: str) -> str:
     key = word
     for spelled, one_way in _SPELLINGS:
         key = key.replace(spelled, one_way)
-    key = _DOUBLED.sub(r"\1", key)
+    key = single_letters(key)
     return key[:-1] if len(key) > 3 and key.endswith("e") else key
 
 
