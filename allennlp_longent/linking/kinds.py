@@ -582,13 +582,26 @@ def _heads(entity: "Entity") -> frozenset:
 def numbers_written(mention: str, entity: "Entity") -> bool:
     """Every number of ``mention`` is written on ``entity``'s page, a two-digit one also as the
     end of a longer one (the '77 of "'77 cyclone" is 1977): "Typhoon No. 10" is not the page of
-    Typhoon No. 18."""
+    Typhoon No. 18. A year that ends the mention (:func:`edition_year`) need not be written when
+    the page's title has no number: "Wawrzynki 2024" is that year's festival, "Olaszrizling
+    2022" a vintage of the wine, and neither has a page of its own (round 30)."""
     numbers = [t for t in bm25_tokens(mention) if t.isdigit()]
+    if numbers and edition_year(mention) and not any(c.isdigit() for c in entity.title):
+        numbers = numbers[:-1]
     if not numbers:
         return True
     written = _page_numbers(entity)
     return all(n in written or (len(n) == 2 and any(w.endswith(n) for w in written))
                for n in numbers)
+
+
+_EDITION_YEAR = re.compile(r"\s(?:1[0-9]|20)[0-9]{2}$")
+
+
+def edition_year(mention: str) -> bool:
+    """Whether ``mention`` ends with a year written after its name ("Feria de Santa Acracia
+    2022"): the edition of a recurring event or the vintage of a product."""
+    return bool(_EDITION_YEAR.search(mention.rstrip()))
 
 
 @lru_cache(maxsize=1 << 16)

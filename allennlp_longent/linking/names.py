@@ -109,7 +109,21 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     monseigneur abbé père frère sœur soeur meneer mevrouw dhr mevr dominee pfarrer fru fröken
     parchedig parch kapitan kap atty cong brgy konsehal ate kuya manong manang begum sahib babu
     swami mullah mufti ustadh ustaz agha aga bey pasha effendi hoja khoja hodja janob domla rav
-    reb rebbe rabbi gospodin gospozha kyrios kyria""".split())
+    reb rebbe rabbi gospodin gospozha kyrios kyria""".split()) | frozenset(
+    # and those of the languages the round-26 list left out, from general usage (round 30):
+    # Maghrebi, Greek, Korean and Japanese (also written joined to the name with a hyphen:
+    # "Kim-ssi", "Tanaka-san"), Turkish, Malay, Vietnamese, Ethiopian, Polish, Hungarian,
+    # Finnish, Afrikaans, Thai, Spanish, Portuguese, and English church titles; again not those
+    # that are also common names or name parts ("Chan", "Pak", "Tuan", "Ato", "Abba", "Ras"),
+    # folded too ("Irmã" is "Irma", "Úr" is "Ur")
+    fold(w) for w in """lalla barba kapetan kyr pater ssi nim sunim seunim sajang sajangnim
+    hoejang seonsaeng seonsaengnim san sensei senpai dono hanım abla ağabey hoca hocam
+    usta dayı amca teyze hacı yb yab datuk dato datin puan encik cik bapak ibu
+    thầy nsnd nsưt woizero weyzero abune qes kes memhir dejazmach fitawrari
+    grazmach pan pani ks ksiądz inż mgr asszony néni bácsi özv herra rouva neiti tohtori
+    maisteri rovasti kirkkoherra pastori oom tannie mevrou juffrou ds khun ajarn achan monseñor
+    tío sr sra srta dra seu frei irmão doutor doutora venerable metropolitan
+    patriarch archimandrite""".split())
 # the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
 # Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
 CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())
@@ -185,12 +199,18 @@ def page_names(entity: "Entity") -> FrozenSet[str]:
     return frozenset(t for t, _ in words)
 
 
+# lower-case letters after an apostrophe that end a word: a case ending written after a name
+# ("Keremoz'un", "Konağı'nda", "SAK:n" is written with a colon), not a part of it
+_APOSTROPHE_SUFFIX = re.compile(r"[':’ʼ][^\W\d_A-Z]+$")
+
+
 def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
     """``(token, abbreviated)`` of each name word of the mention (module docstring)."""
     for word in mention.split():
         if not word[:1].isupper():
             continue
-        tokens = bm25_tokens(_APOSTROPHE_SYLLABLE.sub(r"\1", word))
+        word = _APOSTROPHE_SUFFIX.sub("", _APOSTROPHE_SYLLABLE.sub(r"\1", word))
+        tokens = bm25_tokens(word)
         for token in tokens:
             if len(token) > 1 and token not in _NOT_NAME_WORDS:
                 yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)

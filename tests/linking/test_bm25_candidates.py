@@ -9,6 +9,7 @@ from allennlp_longent.commands.cli import main
 from allennlp_longent.linking.candidates import CandidateGenerator
 from allennlp_longent.linking.candidates.bm25 import bm25_tokens, dice, known, same_word, variant
 from allennlp_longent.linking.candidates.zeshel import ZeshelCandidates, mention_query
+from allennlp_longent.linking.names import unwritten_names
 
 ZESHEL_FIXTURE = FIXTURES / "kb" / "zeshel"
 
@@ -181,7 +182,14 @@ def test_accents_fold_in_the_index_and_the_query():
     ("ancells", "ancell", True),
     ("lavvan", "lavvann", True),  # one edit, five letters or more
     ("corranders", "corrander", True),
-    ("galdetindene", "galdetind", False),  # three letters more
+    ("galdetindene", "galdetind", False),  # three letters more: a compound or a suffix
+    ("galdene", "galdetind", False),  # a stem of five letters
+    ("klobuszycach", "klobuszyce", True),  # case endings: a stem of seven or more letters
+    ("kaarnakoskella", "kaarnakoski", True),  # and at most four letters after it
+    ("orvonlahteella", "orvonlahde", False),  # six letters after the stem
+    ("mettwitztal", "mettwitz", False),  # one word whole at the start of the other: a compound
+    ("gorglerstr", "gorglerbahn", False),  # two longer tails: a compound's second parts
+    ("kourkoulakeio", "kourkoulakis", False),
     ("fjord", "fjords", True),
     ("bay", "bays", False),  # the shorter word needs five letters
     ("seyhun", "seyhoun", True),
@@ -189,6 +197,14 @@ def test_accents_fold_in_the_index_and_the_query():
 ])
 def test_variant(token, word, expected):
     assert variant(token, word) is expected
+
+
+def test_a_name_with_a_case_ending_retrieves_its_page():
+    texts = ["Kłobuszyce is a mining town", "Kłodawa is a salt town"]
+    generator = _generator(["coal", "salt"], texts)
+    assert generator.retrieve(["w Kłobuszycach"], k=5)[0][0].document_id == "coal"
+    assert unwritten_names("Kłobuszycach", {"klobuszyce"}) == set()
+    assert unwritten_names("Kłodawach", {"klobuszyce"}) == {"klodawach"}
 
 
 def test_an_unknown_query_word_takes_the_indexed_words_it_is_a_variant_of():

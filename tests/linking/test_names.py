@@ -327,6 +327,29 @@ def test_round_26_titles_of_other_languages_and_dotted_titles():
     assert unwritten_on_pages("Zed Ochola", [ochola]) == [["zed"]]
 
 
+def test_round_30_case_endings_after_an_apostrophe_are_not_name_words():
+    port = forms("Keremoz", "A tea port on the Black Sea.")
+    assert unwritten_names("Keremoz'un", port) == set()
+    assert unwritten_names("Keremoz’dan", port) == set()
+    assert unwritten_names("SAK:n", forms("SAK", "A trade union.")) == set()
+    assert unwritten_names("Keremoz'un", forms("Dereyaka", "A province.")) == {"keremoz"}
+    # a capital after the apostrophe is a name's part, and aspiration still joins syllables
+    assert unwritten_names("O'Brien", port) == {"brien"}
+    assert [t for t, _ in name_words("Ch'ŏnhae")] == ["chonhae"]
+
+
+def test_round_30_titles_of_more_languages():
+    page = forms("Selma Karayelioğlu", "A hazelnut trader of Keremoz.")
+    for titled in ("Selma Hanım", "Hoca Karayelioğlu", "Selma-ssi", "Pani Karayelioğlu",
+                   "Tohtori Karayelioğlu", "Abune Selma", "Datuk Selma", "Monseñor Selma",
+                   "Lalla Selma", "Oom Selma", "Thầy Selma"):
+        assert unwritten_names(titled, page) == set(), titled
+    # titles that are also common names stay name words
+    for named in ("Pak Selma", "Tuan Selma", "Ato Selma", "Chan Selma", "Irma Selma",
+                  "Ur Selma", "Dom Selma", "Sama Selma"):
+        assert unwritten_names(named, page) == {fold(named.split()[0])}, named
+
+
 def test_round_26_a_page_that_names_a_relative_so_is_not_his():
     wife = Entity("m", "Margaret Achieng' Oyoo",
                   "Margaret Achieng' Oyoo is a businesswoman. Married to the teacher Peter Owino, "

@@ -608,6 +608,26 @@ def test_a_number_the_first_page_does_not_write_makes_the_span_nil(tmp_path):
     assert linked("She sailed on the Kōsaka Maru No. 4 .")[0][1] == "S"
 
 
+def test_a_year_that_ends_the_span_is_an_edition_of_a_page_without_a_number(tmp_path):
+    from allennlp_longent.linking.kinds import edition_year, numbers_written
+
+    feast = Entity("W", "Wawrzynki", "Wawrzynki is the town's August feast , held since 1950 .")
+    fair = Entity("E", "Expo 2020", "Expo 2020 was a world fair .")
+    assert edition_year("Wawrzynki 2024") and edition_year("FERIA DE SANTA ACRACIA 1999 ")
+    assert not edition_year("Wawrzynki 24") and not edition_year("2024 Wawrzynki")
+    assert not edition_year("Wawrzynki 2324") and not edition_year("Bus 2024x")
+    assert numbers_written("Wawrzynki 2024", feast) and numbers_written("Wawrzynki 1950", feast)
+    # a number that is not a year, or a year inside the name, is still read
+    assert not numbers_written("Wawrzynki 3", feast)
+    assert not numbers_written("the 2024 Wawrzynki", feast)
+    # a page whose title has a number of its own: another year is another page
+    assert not numbers_written("Expo 2025", fair) and numbers_written("Expo 2020", fair)
+    linked = _ruled(tmp_path, [feast], "EVENT", "Wawrzynki 2024")
+    assert linked("We danced at Wawrzynki 2024 all night .")[0][1] == "W"
+    linked = _ruled(tmp_path / "3", [feast], "EVENT", "Wawrzynki 3")
+    assert linked("We danced at Wawrzynki 3 all night .")[0][1] == NIL
+
+
 def test_a_title_of_the_other_gender_takes_no_earlier_link(tmp_path):
     kb = _saved_kb(tmp_path, [
         Entity("F", "Felix Orbach", "Felix Orbach was a composer . He wrote an opera ; his "

@@ -29,6 +29,7 @@ some page writes is never expanded, so exact matches rank as before.
 
 import json
 import logging
+import os
 import re
 import unicodedata
 from collections import defaultdict
@@ -124,9 +125,26 @@ def _tail_key(word: str) -> str:
 
 def variant(token: str, word: str) -> bool:
     """:func:`same_word`, or a shared prefix of at least max(4, |token| - 1) letters (an
-    inflection, a derivation, a short form: "alex" for "alexander")."""
+    inflection, a derivation, a short form: "alex" for "alexander"), or :func:`inflected`."""
     prefix = max(VARIANT_PREFIX, len(token) - 1)
-    return (len(word) >= prefix and word[:prefix] == token[:prefix]) or same_word(token, word)
+    return (len(word) >= prefix and word[:prefix] == token[:prefix]) or same_word(token, word) \
+        or inflected(token, word)
+
+
+INFLECTION_STEM = 7  # letters a case form of a name shares with its base form at least
+INFLECTION_TAIL = 4  # letters of the case ending at most
+
+
+def inflected(token: str, word: str) -> bool:
+    """Whether ``token`` and ``word`` are one name with two case endings: after a shared stem of
+    at least ``INFLECTION_STEM`` letters, one has a single letter, the base form's ending, and
+    the other one to ``INFLECTION_TAIL`` letters ("klobuszyce" and "klobuszycach", "wyrwolka" and
+    "wyrwolkowa", "kaarnakoski" and "kaarnakoskella", as Polish or Finnish decline a name; round
+    30). Two longer tails are a compound's second parts ("Görglerstr." and "Görglerbahn"), and
+    one word whole at the start of the other a compound too ("Mettwitztal")."""
+    stem = len(os.path.commonprefix((token, word)))
+    tails = sorted((len(token) - stem, len(word) - stem))
+    return stem >= INFLECTION_STEM and tails[0] == 1 and tails[1] <= INFLECTION_TAIL
 
 
 def clipped_front(token: str, word: str) -> bool:
