@@ -142,6 +142,9 @@ def inflected(token: str, word: str) -> bool:
     "wyrwolkowa", "kaarnakoski" and "kaarnakoskella", as Polish or Finnish decline a name; round
     30). Two longer tails are a compound's second parts ("Görglerstr." and "Görglerbahn"), and
     one word whole at the start of the other a compound too ("Mettwitztal")."""
+    if len(token) <= INFLECTION_STEM or len(word) <= INFLECTION_STEM \
+            or token[:INFLECTION_STEM] != word[:INFLECTION_STEM]:
+        return False
     stem = len(os.path.commonprefix((token, word)))
     tails = sorted((len(token) - stem, len(word) - stem))
     return stem >= INFLECTION_STEM and tails[0] == 1 and tails[1] <= INFLECTION_TAIL
