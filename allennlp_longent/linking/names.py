@@ -18,6 +18,9 @@ one of its forms w
 - is t plus at most two letters, or t is w plus at most two, the shorter of at least five letters:
   a suffix such as a definite article ("Galdetinden" where the page writes "Galdetind");
 - is one edit from t when |t| >= 5: a spelling variant ("Seyhun" and "Seyhoun");
+- shares with t a stem of at least seven letters after which one of them has a single letter
+  and the other one to four: a case ending ("Kłobuszycach" where the page writes "Kłobuszyce",
+  round 30: :func:`~allennlp_longent.linking.candidates.bm25.inflected`);
 - ends with t, at least two letters longer, |t| >= 4: a name clipped at its front ("Tunde" for
   "Babátúndé", round 22);
 - or, when t is written abbreviated (a trailing full stop, "Pt.", or two letters, "Ft"), starts
@@ -26,7 +29,8 @@ one of its forms w
   that opens no sentence), w and t are one name romanised two ways ("Chinmul" and "Jinmul",
   "Wakrim" and "Ouakrim": :mod:`~allennlp_longent.linking.candidates.transliteration`, round 29).
   An apostrophe between one or two letters and a lower-case one marks aspiration and does not
-  split the word ("Ch'ŏnhae" is "chonhae").
+  split the word ("Ch'ŏnhae" is "chonhae"); lower-case letters after an apostrophe or a colon
+  that end the word are a case ending and no name word ("Keremoz'un" is "keremoz", round 30).
 
 Each clause only makes the rule fire less: a variant makes a name written, never unwritten.
 The clauses come from the names the rule called unwritten in real prose, where every mention has
@@ -39,10 +43,11 @@ last: "Rukayat Abeni Odunsi" for Rukayat Ọdúnsì) and the titles of other con
 
 Round 26 added the titles of address of other languages, from general usage ("Mheshimiwa",
 "Nana", "Doña", "Maître": ``HONORIFICS``), prompted by the free-text dev sets dev16..dev19 where
-they made persons NIL; an abbreviation of two letters or more that opens a name ("Bro. Kofi
-Ato": :func:`dotted_title`), a title in whatever language; and a reason to fire: a page that
-writes the mention's full name after a kin word ("married to the teacher Peter Owino") names a
-relative, not its entity (:func:`kin_named`).
+they made persons NIL (round 30 those of twelve more languages, prompted by dev24..dev35:
+"Selma Hanım", "Abune Tsadiq", "Domun Sunim"); an abbreviation of two letters or more that
+opens a name ("Bro. Kofi Ato": :func:`dotted_title`), a title in whatever language; and a
+reason to fire: a page that writes the mention's full name after a kin word ("married to the
+teacher Peter Owino") names a relative, not its entity (:func:`kin_named`).
 
 Initials add a reason to fire (round 16, chosen on the free-text dev sets). An initial written
 beside a name word ("L. Ambros", "Ruth P.") is written by a page that writes a word with that

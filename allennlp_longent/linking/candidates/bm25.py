@@ -18,7 +18,8 @@ Names are written in more than one way, so the index and the queries fold accent
 (``fold_accents``: "Čáhppesjávri" and "Cahppesjavri", "Heimøy" and "Heimoy" are one token), and
 a query word that no page writes (``expand_unknown``) is replaced by the indexed words it is a
 variant of (:func:`variant`): an inflection ("Galdetinden" for the page's "Galdetind", "Ancells"
-for "Ancell's") or a one-letter spelling difference ("Lavvan", "Lavvann"); failing those, by the
+for "Ancell's", a declined "Kłobuszycach" for "Kłobuszyce": :func:`inflected`, round 30) or a
+one-letter spelling difference ("Lavvan", "Lavvann"); failing those, by the
 words it writes with another first letter (a mutation or a transliteration: "Borthgarreg" for
 Porthgarreg, "Gadalur" for Kadalur; round 26); failing those, by the
 words it clips at their front (:func:`clipped_front`, "Tunde" for "Babátúndé"); failing those,
@@ -147,7 +148,7 @@ def inflected(token: str, word: str) -> bool:
         return False
     stem = len(os.path.commonprefix((token, word)))
     tails = sorted((len(token) - stem, len(word) - stem))
-    return stem >= INFLECTION_STEM and tails[0] == 1 and tails[1] <= INFLECTION_TAIL
+    return tails[0] == 1 and tails[1] <= INFLECTION_TAIL
 
 
 def clipped_front(token: str, word: str) -> bool:
