@@ -595,13 +595,18 @@ def numbers_written(mention: str, entity: "Entity") -> bool:
                for n in numbers)
 
 
-_EDITION_YEAR = re.compile(r"\s(?:1[0-9]|20)[0-9]{2}$")
+_EDITION_YEAR = re.compile(r"(\S+)\s(?:1[0-9]|20)[0-9]{2}$")
+# a year after these names a one-off event by its year ("the Guarita case of 2020" is not the
+# affair of 2019), not an edition
+_YEAR_PREPOSITIONS = frozenset("of in from since de del du von van".split())
 
 
 def edition_year(mention: str) -> bool:
-    """Whether ``mention`` ends with a year written after its name ("Feria de Santa Acracia
-    2022"): the edition of a recurring event or the vintage of a product."""
-    return bool(_EDITION_YEAR.search(mention.rstrip()))
+    """Whether ``mention`` ends with a year written right after its name ("Feria de Santa
+    Acracia 2022", not "Guarita case of 2020"): the edition of a recurring event or the vintage
+    of a product."""
+    found = _EDITION_YEAR.search(mention.rstrip())
+    return bool(found) and found.group(1).lower() not in _YEAR_PREPOSITIONS
 
 
 @lru_cache(maxsize=1 << 16)

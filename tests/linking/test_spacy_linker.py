@@ -616,6 +616,7 @@ def test_a_year_that_ends_the_span_is_an_edition_of_a_page_without_a_number(tmp_
     assert edition_year("Wawrzynki 2024") and edition_year("FERIA DE SANTA ACRACIA 1999 ")
     assert not edition_year("Wawrzynki 24") and not edition_year("2024 Wawrzynki")
     assert not edition_year("Wawrzynki 2324") and not edition_year("Bus 2024x")
+    assert not edition_year("Guarita case of 2020") and not edition_year("the riot in 1921")
     assert numbers_written("Wawrzynki 2024", feast) and numbers_written("Wawrzynki 1950", feast)
     # a number that is not a year, or a year inside the name, is still read
     assert not numbers_written("Wawrzynki 3", feast)
