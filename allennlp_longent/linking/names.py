@@ -87,6 +87,32 @@ from allennlp_longent.linking.candidates.transliteration import sounds_alike_in
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
 
+# the titles of address of other languages, from general usage (round 26): Swahili, Akan,
+# Ewe, Yoruba, Igbo, Hausa, Spanish, Portuguese, Italian, French, Dutch, Scandinavian, Welsh,
+# Filipino, South Asian, Arabic, Persian, Turkic, Hebrew, Slavic and Greek, and kin words
+# used as titles ("Mama Achieng'"); not those that are also common given names or surnames
+# ("Lola", "Tito", "Eze", "Igwe")
+_OTHER_LANGUAGES_TITLES = """bwana bw bibi bi mzee mheshimiwa mhe askofu mwalimu mwl daktari dkt
+    ndugu nana opanyin osofo maame egya togbe naa oba olori baba iya mama papa nze sarki don
+    doña licenciado licenciada lic ingeniero ingeniera arq abogado abog padre madre hermano
+    hermana sor fray tata profesor profesora dottore dott avv sig sigra monsieur maître mgr
+    monseigneur abbé père frère sœur soeur meneer mevrouw dhr mevr dominee pfarrer fru fröken
+    parchedig parch kapitan kap atty cong brgy konsehal ate kuya manong manang begum sahib babu
+    swami mullah mufti ustadh ustaz agha aga bey pasha effendi hoja khoja hodja janob domla rav
+    reb rebbe rabbi gospodin gospozha kyrios kyria"""
+# and the titles of the languages that list left out, from general usage (round 30):
+# Maghrebi, Greek, Korean and Japanese (also written joined to the name with a hyphen:
+# "Kim-ssi", "Tanaka-san"), Turkish, Malay, Vietnamese, Ethiopian, Polish, Hungarian,
+# Finnish, Afrikaans, Thai, Spanish, Portuguese, and English church titles; again not those
+# that are also common names or name parts ("Chan", "Pak", "Tuan", "Ato", "Abba", "Ras"),
+# folded too ("Irmã" is "Irma", "Úr" is "Ur")
+_MORE_LANGUAGES_TITLES = """lalla barba kapetan kyr pater ssi nim sunim seunim sajang sajangnim
+    hoejang seonsaeng seonsaengnim san sensei senpai dono hanım abla ağabey hoca hocam usta dayı
+    amca teyze hacı yb yab datuk dato datin puan encik cik bapak ibu thầy nsnd nsưt woizero weyzero
+    abune qes kes memhir dejazmach fitawrari grazmach pan pani ks ksiądz inż asszony néni bácsi özv
+    herra rouva neiti tohtori maisteri rovasti kirkkoherra pastori oom tannie mevrou juffrou ds khun
+    ajarn achan monseñor tío sra srta dra seu frei irmão doutor doutora venerable metropolitan
+    patriarch archimandrite"""
 # Titles, ranks, roles and kin words written before a name that a page may leave out ("Dr Kell"
 # for Ambrose Kell), with their usual abbreviations; also what is written after one ("Jr").
 HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir dame lady lord st
@@ -102,33 +128,7 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     engr ing hon honourable honorable alhaji alhaja hajia mallam malam sheikh imam otunba
     senhor senhora senor senora signor signora dona haji hajji sayyid thiru thirumathi tmt smt
     shri shrimati sri kumari selvi pandit ustad""".split()) | frozenset(
-    # the titles of address of other languages, from general usage (round 26): Swahili, Akan,
-    # Ewe, Yoruba, Igbo, Hausa, Spanish, Portuguese, Italian, French, Dutch, Scandinavian, Welsh,
-    # Filipino, South Asian, Arabic, Persian, Turkic, Hebrew, Slavic and Greek, and kin words
-    # used as titles ("Mama Achieng'"); not those that are also common given names or surnames
-    # ("Lola", "Tito", "Eze", "Igwe")
-    fold(w) for w in """bwana bw bibi bi mzee mheshimiwa mhe askofu mwalimu mwl daktari dkt
-    ndugu nana opanyin osofo maame egya togbe naa oba olori baba iya mama papa nze sarki don
-    doña licenciado licenciada lic ingeniero ingeniera arq abogado abog padre madre hermano
-    hermana sor fray tata profesor profesora dottore dott avv sig sigra monsieur maître mgr
-    monseigneur abbé père frère sœur soeur meneer mevrouw dhr mevr dominee pfarrer fru fröken
-    parchedig parch kapitan kap atty cong brgy konsehal ate kuya manong manang begum sahib babu
-    swami mullah mufti ustadh ustaz agha aga bey pasha effendi hoja khoja hodja janob domla rav
-    reb rebbe rabbi gospodin gospozha kyrios kyria""".split()) | frozenset(
-    # and those of the languages the round-26 list left out, from general usage (round 30):
-    # Maghrebi, Greek, Korean and Japanese (also written joined to the name with a hyphen:
-    # "Kim-ssi", "Tanaka-san"), Turkish, Malay, Vietnamese, Ethiopian, Polish, Hungarian,
-    # Finnish, Afrikaans, Thai, Spanish, Portuguese, and English church titles; again not those
-    # that are also common names or name parts ("Chan", "Pak", "Tuan", "Ato", "Abba", "Ras"),
-    # folded too ("Irmã" is "Irma", "Úr" is "Ur")
-    fold(w) for w in """lalla barba kapetan kyr pater ssi nim sunim seunim sajang sajangnim
-    hoejang seonsaeng seonsaengnim san sensei senpai dono hanım abla ağabey hoca hocam
-    usta dayı amca teyze hacı yb yab datuk dato datin puan encik cik bapak ibu
-    thầy nsnd nsưt woizero weyzero abune qes kes memhir dejazmach fitawrari
-    grazmach pan pani ks ksiądz inż mgr asszony néni bácsi özv herra rouva neiti tohtori
-    maisteri rovasti kirkkoherra pastori oom tannie mevrou juffrou ds khun ajarn achan monseñor
-    tío sr sra srta dra seu frei irmão doutor doutora venerable metropolitan
-    patriarch archimandrite""".split())
+    fold(w) for w in f"{_OTHER_LANGUAGES_TITLES} {_MORE_LANGUAGES_TITLES}".split())
 # the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
 # Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
 CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())
