@@ -201,15 +201,14 @@ def spacy_peer_linker(pipeline: Path, entities: Sequence[Entity], encoder: str) 
 
     from allennlp_longent.linking.dense_encoder import DenseEncoder
     from allennlp_longent.linking.spacy_component import SKIP_LABELS
-    from allennlp_longent.linking.spacy_peer import COMPONENT, build_kb, use_kb
+    from allennlp_longent.linking.spacy_peer import COMPONENT, build_kb, link, use_kb
 
     nlp = spacy.load(pipeline)
     vectors = DenseEncoder.load(encoder, 256).documents([e.document() for e in entities])
     use_kb(nlp, build_kb(nlp.vocab, entities, vectors))
-    sentencizer, linker = nlp.get_pipe("sentencizer"), nlp.get_pipe(COMPONENT)
-    linker.labels_discard = list(SKIP_LABELS)  # the spans longent_linker leaves alone
-    return lambda docs, batch_size=32: list(linker.pipe([sentencizer(d) for d in docs],
-                                                        batch_size=batch_size))
+    sentencizer = nlp.get_pipe("sentencizer")
+    nlp.get_pipe(COMPONENT).labels_discard = list(SKIP_LABELS)  # what longent_linker leaves
+    return lambda docs, batch_size=32: link(nlp, [sentencizer(d) for d in docs], batch_size)
 
 
 def evaluate(data: FreeTextSet, linkers: Dict[str, Linker]

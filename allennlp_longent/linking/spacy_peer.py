@@ -18,7 +18,8 @@ after :func:`use_kb` swaps the KB (spaCy's ``EntityLinker.set_kb``).
 
 import random
 from collections import defaultdict
-from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence, Set, Tuple
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Sequence, Set, Tuple
 
 from spacy.kb import Candidate, InMemoryLookupKB
 from spacy.language import Language
@@ -109,6 +110,27 @@ def new_pipeline(vector_length: int, seed: int = 0) -> Language:
 
 def use_kb(nlp: Language, kb: InMemoryLookupKB) -> None:
     nlp.get_pipe(COMPONENT).set_kb(lambda vocab: kb)
+
+
+@contextmanager
+def seeded_ties(seed: int = 0) -> Iterator[None]:
+    """spaCy's ``EntityLinker.predict`` shuffles each span's candidates with Python's global
+    ``random`` before scoring, so a span whose candidates score the same (same prior, same vector)
+    goes to a different one from run to run. Inside this block that draw is seeded; the global
+    state is restored after it."""
+    state = random.getstate()
+    random.seed(seed)
+    try:
+        yield
+    finally:
+        random.setstate(state)
+
+
+def link(nlp: Language, docs: Sequence[Doc], batch_size: int = 32) -> List[Doc]:
+    """``docs`` (sentence starts set, entities on) through the ``entity_linker``, ties drawn as
+    :func:`seeded_ties` draws them, so the same docs get the same links in every run."""
+    with seeded_ties():
+        return list(nlp.get_pipe(COMPONENT).pipe(docs, batch_size=batch_size))
 
 
 def word_doc(nlp: Language, words: Sequence[str],

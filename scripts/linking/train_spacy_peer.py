@@ -25,8 +25,8 @@ from allennlp_longent.linking.documents import WorldDocuments, read_json_lines
 from allennlp_longent.linking.evaluation import wilson
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 from allennlp_longent.linking.spacy_peer import (
-    COMPONENT,
     build_kb,
+    link,
     new_pipeline,
     train,
     use_kb,
@@ -86,7 +86,7 @@ def main() -> None:
             golds = [[e.kb_id_ for e in doc.ents] for doc in docs]
             for doc in docs:  # the spans stay, their gold ids go
                 doc.ents = [Span(doc, e.start, e.end, label=e.label_) for e in doc.ents]
-            linked = list(nlp.get_pipe(COMPONENT).pipe(docs))
+            linked = link(nlp, docs)
             hits = sum(e.kb_id_ == g for d, gs in zip(linked, golds) for e, g in zip(d.ents, gs))
             total = sum(map(len, golds))
             bm25 = bm25_hits(entities[world], [m for ms in ordered for m in ms])
