@@ -6,7 +6,8 @@
 # H100). Logs and the benchmark's JSON go to OUT_DIR.
 #
 # Usage: bash scripts/checks/gpu_check.sh OUT_DIR [PYTHON]   (from the repository root, with the
-# package's dependencies importable by PYTHON, default python3)
+# package's dependencies importable by PYTHON, default python3). PRECISIONS="bf16" runs only the
+# bf16 benchmark (default "none bf16": fp32 without TF32, then bf16 autocast).
 set -u
 out=${1:?usage: gpu_check.sh OUT_DIR [PYTHON]}
 python=${2:-python3}
@@ -27,7 +28,7 @@ timeout 200 "$python" -m pytest -q -s -p no:cacheprovider tests/modules/test_cud
     tests/linking/test_cuda_training.py 2>&1 | tee "$out/pytest.log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
-for precision in none bf16; do
+for precision in ${PRECISIONS:-none bf16}; do
     timeout 280 "$python" scripts/benchmarks/benchmark_long_luke.py --device cuda --repeats 5 \
         --autocast "$precision" --lengths 4096 16384 --json "$out/layer_cuda_$precision.json" \
         --no-plot 2>&1 | tee "$out/benchmark_$precision.log"
