@@ -113,6 +113,13 @@ _MORE_LANGUAGES_TITLES = """lalla barba kapetan kyr pater ssi nim sunim seunim s
     herra rouva neiti tohtori maisteri rovasti kirkkoherra pastori oom tannie mevrou juffrou ds khun
     ajarn achan monseñor tío sra srta dra seu frei irmão doutor doutora venerable metropolitan
     patriarch archimandrite"""
+# "Saint" in other languages, for a page that writes "Saint" ("Sankt Hiltgund", "Sint Orsella",
+# "Agia Melina", "Szent Bórta", "Heilige Hiltgund"), with the abbreviations and inflected forms
+# (Greek, Polish); not the Romance "Santa", "Santo", "São", "Sainte" and their abbreviations,
+# which also begin the names of the places and churches themselves ("Santa Iluminada" labelled
+# FAC is the shrine: ``kinds.name_bearers``), nor "Aya", also a given name (round 31)
+_SAINT_WORDS = """sankt sint szent sveti sveta svatý svatá sv agios agia agias agiou ayios ayia
+    hagios hagia święty święta świętej świętego św heilige heiliger naomh"""
 # Titles, ranks, roles and kin words written before a name that a page may leave out ("Dr Kell"
 # for Ambrose Kell), with their usual abbreviations; also what is written after one ("Jr").
 HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir dame lady lord st
@@ -128,7 +135,7 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     engr ing hon honourable honorable alhaji alhaja hajia mallam malam sheikh imam otunba
     senhor senhora senor senora signor signora dona haji hajji sayyid thiru thirumathi tmt smt
     shri shrimati sri kumari selvi pandit ustad""".split()) | frozenset(
-    fold(w) for w in f"{_OTHER_LANGUAGES_TITLES} {_MORE_LANGUAGES_TITLES}".split())
+    fold(w) for w in f"{_OTHER_LANGUAGES_TITLES} {_MORE_LANGUAGES_TITLES} {_SAINT_WORDS}".split())
 # the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
 # Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
 CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())

@@ -350,6 +350,16 @@ def test_round_30_titles_of_more_languages():
         assert unwritten_names(named, page) == {fold(named.split()[0])}, named
 
 
+def test_round_31_saint_in_other_languages():
+    page = forms("Saint Hiltgund", "A hermit of the valley, venerated at a chapel above Lümmenau.")
+    for saint in ("Sankt Hiltgund", "Sint Hiltgund", "Agia Hiltgund", "Szent Hiltgund",
+                  "Heilige Hiltgund", "Świętej Hiltgund", "Sv. Hiltgund"):
+        assert unwritten_names(saint, page) == set(), saint
+    # the Romance forms also begin the names of places and churches; "Aya" is a given name too
+    for named in ("Santa Hiltgund", "São Hiltgund", "Aya Hiltgund"):
+        assert unwritten_names(named, page) == {fold(named.split()[0])}, named
+
+
 def test_round_26_a_page_that_names_a_relative_so_is_not_his():
     wife = Entity("m", "Margaret Achieng' Oyoo",
                   "Margaret Achieng' Oyoo is a businesswoman. Married to the teacher Peter Owino, "
