@@ -66,7 +66,9 @@ candidate is of the other kind or, for FAC, a settlement (``setting_order``: "Ga
 FAC is the ski resort). A name whose last word is a kind of place or body (``named_kind``:
 "Skjærvik University Hospital") names no entity whose page does not write that kind of itself
 (``names_other_kind``; the component makes such a span NIL). Chosen in round 23 on the free-text
-dev sets (docs/linking.md, round 23).
+dev sets (docs/linking.md, round 23). A state's name ("Republic of Ozodiston") names no page
+whose title and kind nouns do not say so, however often a city's page writes that it lies there
+(``state_before_of``, round 31).
 
 English writes no article before a person's name: "the Mary Roe" is the locomotive, "the Vell
 company" the brewery. ``article_order`` moves, for a name written after "the", the candidates
@@ -621,12 +623,32 @@ def names_other_kind(mention: str, entity: "Entity") -> bool:
     not: neither its title, nor its kind nouns (:func:`kind_nouns`), nor what it says of itself
     (:func:`_said_of_itself`) writes that noun, and the mention is no other name the page gives
     (:func:`~allennlp_longent.linking.names.page_aliases`: "was called the Hohrain Tramway").
-    "Skjærvik University Hospital" is neither the town nor its university."""
-    noun = named_kind(mention)
-    if noun is None or tuple(t for t, _ in name_words(mention)) in page_aliases(entity):
+    "Skjærvik University Hospital" is neither the town nor its university. A state's name
+    (:func:`state_before_of`: "Republic of Ozodiston") names only a page whose title or kind
+    nouns write that word: a city's page that says it lies in the republic is not the
+    republic's."""
+    noun, state = named_kind(mention), state_before_of(mention)
+    if (noun is None and state is None) or tuple(
+            t for t, _ in name_words(mention)) in page_aliases(entity):
+        return False
+    if state is not None and state not in set(_title_words(entity.title)) | kind_nouns(entity):
+        return True
+    if noun is None:
         return False
     written = _said_of_itself(entity)
     return noun not in written and not clips(noun, written)
+
+
+# the words that name a sovereign state before "of" (round 31)
+STATE_NOUNS = frozenset("""republic kingdom federation principality sultanate emirate duchy
+    commonwealth empire confederation""".split())
+
+
+def state_before_of(mention: str) -> Optional[str]:
+    """The state noun a name opens with, followed by "of" ("Republic of Ozodiston", "the
+    Kingdom of Sarn": republic, kingdom); None otherwise."""
+    words = _words(mention)
+    return words[0] if len(words) > 2 and words[0] in STATE_NOUNS and words[1] in OF_WORDS else None
 
 
 @lru_cache(maxsize=1 << 16)

@@ -841,3 +841,20 @@ def test_round_27_a_hand_set_label_picks_the_namesake_over_the_name_s_bearer():
     assert name_bearers("FAC", "Iluminada", ranked, kb.__getitem__, 3) == frozenset()
     alone = [{"id": "S"}, {"id": "F"}]  # the only namesake is excluded too
     assert name_bearers("FAC", "Santa Iluminada", alone, kb.__getitem__, 2) == frozenset()
+
+
+def test_round_31_a_state_s_name_is_not_a_page_that_lies_in_it():
+    from allennlp_longent.linking.kinds import names_other_kind, state_before_of
+
+    city = Entity("c", "Kumushqala", "Kumushqala is an oasis city in the Republic of Ozodiston.")
+    region = Entity("r", "Tilladaryo Region", "A region of the Republic of Ozodiston.")
+    state = Entity("s", "Republic of Ozodiston", "A landlocked country.")
+    country = Entity("k", "Ozodiston", "Ozodiston is a republic in the steppe.")
+    assert state_before_of("the Republic of Ozodiston") == "republic"
+    assert state_before_of("Ozodiston Republic") is None
+    assert names_other_kind("Republic of Ozodiston", city)
+    assert names_other_kind("Republic of Ozodiston", region)
+    assert not names_other_kind("Republic of Ozodiston", state)  # its title writes it
+    assert not names_other_kind("Republic of Ozodiston", country)  # its kind noun
+    union = Entity("u", "Tagbaloc Federation of Jeepney Drivers", "A drivers' union.")
+    assert not names_other_kind("Federation of Jeepney Drivers", union)
