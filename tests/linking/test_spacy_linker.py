@@ -533,6 +533,24 @@ def test_a_person_span_whose_first_candidate_is_a_thing_is_nil(tmp_path):
     assert linked("Myrull played again .")[0][1] == "B"
 
 
+EMIGRANT = [Entity("I", "Ioannis Vlachos", "Ioannis Vlachos was a sponge diver . He lived in "
+                   "Melbourne from 1952 until he died ."),
+            Entity("T", "Vathyskala", "Vathyskala is a town on the island . It has a harbour .")]
+
+
+def test_a_place_span_whose_first_candidate_is_a_person_is_nil(tmp_path):
+    # a man's page names the city he emigrated to: the city is not the man (round 31)
+    linked = _ruled(tmp_path, EMIGRANT, "GPE", "Melbourne")
+    text = "Her cousin flew to Melbourne last year ."
+    assert linked(text, label_agreement=False, labels="annotated")[0][1] == "I"
+    assert linked(text, labels="annotated")[0][1] == "NIL"
+    # a statistical NER's GPE is often a person's name: its label is not believed over the page
+    assert linked(text)[0][1] == "I"
+    # a person's title that writes the name is left to the other rules
+    linked = _ruled(tmp_path, EMIGRANT, "GPE", "Vlachos")
+    assert linked("They sailed to Vlachos .", labels="annotated")[0][1] == "I"
+
+
 def test_an_exact_title_is_linked_over_the_nil_option(tmp_path):
     """"Itaquara", a town's bare title, had gone NIL when the NIL option outweighed it (round
     23); a title two candidates share, a clashing label or a user's threshold still decide."""
