@@ -89,7 +89,6 @@ from allennlp_longent.linking.candidates.bm25 import (
     bm25_tokens,
     clips,
     fold,
-    known,
     qualifier_words,
     same_word,
 )
@@ -115,6 +114,7 @@ from allennlp_longent.linking.names import (
     page_aliases,
     spelled_out,
     title_name_words,
+    title_writes,
     writes_initial,
 )
 
@@ -400,11 +400,9 @@ def _person_named(mention: str, label: str, ranked: List[dict],
 
 
 def _title_writes(words: Sequence[str], title: str) -> bool:
-    """Every one of the name words ``words`` is a name word of ``title``, written as it is or as
-    a variant of it (:func:`~allennlp_longent.linking.candidates.bm25.known`: "Heimøya" for
-    Heimøy)."""
-    named = title_name_words(title)
-    return all(known(w, named) for w in words)
+    """Every one of the name words ``words`` is a name word of ``title``
+    (:func:`~allennlp_longent.linking.names.title_writes`)."""
+    return all(title_writes(words, title))
 
 
 def after_article(words: Sequence[str]) -> bool:
@@ -646,7 +644,8 @@ STATE_NOUNS = frozenset("""republic kingdom federation principality sultanate em
 
 def state_before_of(mention: str) -> Optional[str]:
     """The state noun a name opens with, followed by "of" ("Republic of Ozodiston", "the
-    Kingdom of Sarn": republic, kingdom); None otherwise."""
+    Kingdom of Sarn": republic, kingdom); None otherwise. Unlike :func:`kind_before_of`, the
+    noun must open the name: "Tagbaloc Federation of Jeepney Drivers" is a drivers' union."""
     words = _words(mention)
     return words[0] if len(words) > 2 and words[0] in STATE_NOUNS and words[1] in OF_WORDS else None
 

@@ -30,21 +30,15 @@ and 0 of them.
 
 from typing import List, Optional, Sequence
 
-from allennlp_longent.linking.candidates.bm25 import known
 from allennlp_longent.linking.cascade import CANDIDATE_KEYS
 from allennlp_longent.linking.evaluation import NIL
-from allennlp_longent.linking.names import name_words, title_name_words
+from allennlp_longent.linking.names import name_words, title_writes
 
 FAR_BEHIND = 0.05  # a first candidate below this probability is there by the rules alone
 # the marks of :func:`~allennlp_longent.linking.kinds.definition_order`: a page moved first for
 # being an event, a work or a vehicle, as the span's label says, not for writing its name
 KIND_MARKS = frozenset({"event", "work_of_art", "product"})
 PLAIN_KEYS = frozenset(CANDIDATE_KEYS)  # anything else is a rule's mark
-
-
-def _writes(words: Sequence[str], title: str) -> List[bool]:
-    named = title_name_words(title)
-    return [known(w, named) for w in words]
 
 
 def label_conflict(mention: str, candidates: Sequence[dict], annotated: bool) -> Optional[str]:
@@ -62,9 +56,9 @@ def label_conflict(mention: str, candidates: Sequence[dict], annotated: bool) ->
     if top is first or first["probability"] >= FAR_BEHIND or not marks <= KIND_MARKS:
         return None
     words = [token for token, _ in name_words(mention)]
-    if not words or any(_writes(words, first["title"])):
+    if not words or any(title_writes(words, first["title"])):
         return None
-    by_top = _writes(words, top["title"])
+    by_top = title_writes(words, top["title"])
     if marks:  # promoted for its kind alone, over a page named so whose kind is not known
         clashing = any(key.endswith("clash") and v for key, v in top.items())
         return top["id"] if all(by_top) and not clashing else None

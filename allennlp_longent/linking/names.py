@@ -79,6 +79,7 @@ from allennlp_longent.linking.candidates.bm25 import (
     bm25_tokens,
     clips,
     fold,
+    known,
     same_word,
     variant,
 )
@@ -471,6 +472,14 @@ def _other_part(own: FrozenSet[str], other: FrozenSet[str], title: Optional[str]
 def title_name_words(title: str) -> FrozenSet[str]:
     """The name words (:func:`name_words`) of a bare title, read as capitalised."""
     return frozenset(title_names(title))
+
+
+def title_writes(words: Sequence[str], title: str) -> List[bool]:
+    """For each of the name words ``words``, whether it is a name word of ``title``, written as
+    it is or as a variant of it (:func:`~allennlp_longent.linking.candidates.bm25.known`:
+    "Heimøya" for Heimøy)."""
+    named = title_name_words(title)
+    return [known(w, named) for w in words]
 
 
 @lru_cache(maxsize=1 << 16)

@@ -570,18 +570,17 @@ class LongentLinker:
         on a newspaper's). Round 31, the mirror of :meth:`_person_of_no_page`; not with a
         statistical NER's labels, which call many names of people and papers GPE (on the dev
         sets with en_core_web_sm's labels it fixed 6 spans and broke 7)."""
-        from allennlp_longent.linking.candidates.bm25 import known
+        from allennlp_longent.linking.definitions import PERSON
         from allennlp_longent.linking.kinds import kind, organisation
-        from allennlp_longent.linking.names import name_words, title_name_words
+        from allennlp_longent.linking.names import name_words, title_writes
 
         if not (self.label_agreement and self.annotated and candidates
                 and span.label_ == "GPE"):
             return False
         words = [token for token, _ in name_words(span.text)]
         first = self.kb[candidates[0]["id"]]
-        title = title_name_words(first.title)
-        return bool(words) and (kind(first) == "person" or organisation(first)) \
-            and not any(known(w, title) for w in words)
+        return bool(words) and not any(title_writes(words, first.title)) \
+            and (kind(first) == PERSON or organisation(first))
 
     def _person_of_no_page(self, span: Span, candidates: List[dict]) -> bool:
         """With ``label_agreement``: a person span written as a full name (two name words or
@@ -591,9 +590,8 @@ class LongentLinker:
         candidates before it, so the person is none of them: a band's page names its singer
         ("Tove Sandmo" is no band). Shorter spans are left to the cascade: small NER models call
         many one-word names of places and papers PERSON ("Gazette", "Heimøya")."""
-        from allennlp_longent.linking.candidates.bm25 import known
         from allennlp_longent.linking.kinds import PERSON_LABELS, after_article, clashes, kind
-        from allennlp_longent.linking.names import name_words, title_name_words, untitled
+        from allennlp_longent.linking.names import name_words, title_writes, untitled
 
         if not (self.label_agreement and candidates and span.label_ in PERSON_LABELS):
             return False
@@ -603,8 +601,7 @@ class LongentLinker:
                 or after_article(_words_from_article(span)):
             return False
         first = self.kb[candidates[0]["id"]]
-        title = title_name_words(first.title)
-        return clashes(span.label_, kind(first)) and not any(known(w, title) for w in words)
+        return clashes(span.label_, kind(first)) and not any(title_writes(words, first.title))
 
     def descriptor_index(self, cascade: "Cascade") -> "DescriptorIndex":
         """The kind phrases of the knowledge base's entities, embedded by the first stage's

@@ -9,7 +9,6 @@
 # There: mkdir -p /tmp/site && tar xJf OUT.tar.xz -C /tmp/site && export PYTHONPATH=/tmp/site
 set -euo pipefail
 out=$(realpath -m "${1:?usage: pack_gpu_site.sh OUT.tar.xz}")
-venv_pip=".venv/bin/python -m pip"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -26,15 +25,22 @@ platforms="--platform manylinux_2_34_x86_64 --platform manylinux_2_28_x86_64
 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 --platform manylinux1_x86_64"
 target="--python-version 3.12 --implementation cp --only-binary=:all: $platforms"
 
+# every version in one call, "name==version" a line; a package missing from .venv stops it
+# shellcheck disable=SC2086
+pins=$(.venv/bin/python -c '
+import sys
+from importlib.metadata import PackageNotFoundError, version
+try:
+    print("\n".join(f"{name}=={version(name)}" for name in sys.argv[1:]))
+except PackageNotFoundError as missing:
+    sys.exit(f"{missing.name} is not installed in .venv: run scripts/setup.sh")
+' $names)
 mkdir -p "$work/wheels"
-for name in $names; do
-    version=$($venv_pip show "$name" 2>/dev/null | sed -n 's/^Version: //p')
-    [ -n "$version" ] || { echo "$name is not installed in .venv: run scripts/setup.sh" >&2; exit 1; }
+for pin in $pins; do
     # shellcheck disable=SC2086
-    if ! python3 -m pip download -q --no-deps $target -d "$work/wheels" "$name==$version" \
-            2>/dev/null; then
+    if ! python3 -m pip download -q --no-deps $target -d "$work/wheels" "$pin" 2>/dev/null; then
         # fairscale publishes only a source archive; its wheel is pure Python
-        python3 -m pip wheel -q --no-deps -w "$work/wheels" "$name==$version"
+        python3 -m pip wheel -q --no-deps -w "$work/wheels" "$pin"
     fi
 done
 # shellcheck disable=SC2086
