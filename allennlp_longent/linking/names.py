@@ -114,6 +114,12 @@ _MORE_LANGUAGES_TITLES = """lalla barba kapetan kyr pater ssi nim sunim seunim s
     herra rouva neiti tohtori maisteri rovasti kirkkoherra pastori oom tannie mevrou juffrou ds khun
     ajarn achan monseñor tío sra srta dra seu frei irmão doutor doutora venerable metropolitan
     patriarch archimandrite"""
+# and a few more from general usage (round 32), prompted by dev43 and dev24 to dev37 where they
+# made persons NIL: Javanese and Indonesian ("Mbak Ratna", "Mbah Karyo", "Nyonya Oey",
+# "Kanjeng Sunan"), Sesotho ("Ntate Mokhethoa"), Thai ("Nayok Anan", a mayor), and the
+# Cantonese and Hokkien "Ah" before a given name ("Ah Kiew"); not "Pak", "Bu", "Mas", "Ong",
+# "Chi" or "Si", which are also surnames or name parts
+_ROUND_32_TITLES = "mbak mbah nyonya kanjeng ntate nayok ah"
 # "Saint" in other languages, for a page that writes "Saint" ("Sankt Hiltgund", "Sint Orsella",
 # "Agia Melina", "Szent Bórta", "Heilige Hiltgund"), with the abbreviations and inflected forms
 # (Greek, Polish); not the Romance "Santa", "Santo", "São", "Sainte" and their abbreviations,
@@ -136,14 +142,22 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     engr ing hon honourable honorable alhaji alhaja hajia mallam malam sheikh imam otunba
     senhor senhora senor senora signor signora dona haji hajji sayyid thiru thirumathi tmt smt
     shri shrimati sri kumari selvi pandit ustad""".split()) | frozenset(
-    fold(w) for w in f"{_OTHER_LANGUAGES_TITLES} {_MORE_LANGUAGES_TITLES} {_SAINT_WORDS}".split())
+    fold(w) for w in f"{_OTHER_LANGUAGES_TITLES} {_MORE_LANGUAGES_TITLES} {_SAINT_WORDS} "
+         f"{_ROUND_32_TITLES}".split())
 # the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
 # Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
 CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())
 # the legal forms of companies, which pages often leave out ("PrJSC Yarema Shipyard", "Quintela
-# Digital S.A.", "Selvaraj Textiles Pvt Ltd")
+# Digital S.A.", "Selvaraj Textiles Pvt Ltd"); since round 32 also those of Malaysia and
+# Singapore, Australia and South Africa, Finland, Hungary, Ireland, Poland, Czechia and
+# Slovakia, the former Yugoslavia, Indonesia, Thailand, Portugal, Brazil, Russia, Denmark,
+# Germany, France, Spain, Belgium, the Netherlands, Mexico, Greece, Turkey and Japan, from
+# general usage ("Merbulan Tin Bhd", "Khumbuza Bus Service (Pty) Ltd", "Orvon Leipomo Ky"); not
+# those that are also words, names or abbreviations ("AS", "Teo", "Co", "AO", "PT": "Pt" is Port)
 LEGAL_FORMS = frozenset("""ltd ltda llc llp inc plc gmbh ag sa asa ab oy bv nv spa srl sarl pjsc
-    jsc prjsc ojsc ooo tov pao pvt corp""".split())
+    jsc prjsc ojsc ooo tov pao pvt corp limited incorporated berhad bhd sdn pte pty oyj ky kft
+    zrt nyrt bt teoranta sp sro spol doo tbk pcl lda eireli zao oao aps kgaa kg ohg sas sasu
+    snc sl slu sprl bvba vof cv epe sti kk""".split())
 # what a capitalised word may be without being a name word (module docstring)
 _NOT_NAME_WORDS = HONORIFICS | CLUB_DESIGNATORS | LEGAL_FORMS
 _RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|for|de|von|van|la)\s+)*[A-Z][\w'-]*)*")

@@ -360,6 +360,20 @@ def test_round_31_saint_in_other_languages():
         assert unwritten_names(named, page) == {fold(named.split()[0])}, named
 
 
+def test_round_32_more_titles_and_legal_forms():
+    page = forms("Ratna Pelangi", "A batik maker of Lasem, wife of a teacher.")
+    for titled in ("Mbak Ratna", "Mbah Pelangi", "Nyonya Pelangi", "Ntate Pelangi",
+                   "Nayok Pelangi", "Ah Ratna"):
+        assert unwritten_names(titled, page) == set(), titled
+    for named in ("Pak Ratna", "Bu Ratna", "Mas Ratna", "Ong Ratna"):  # also names
+        assert unwritten_names(named, page) == {fold(named.split()[0])}, named
+    firm = forms("Pelangi Tin", "A tin dredging company of the Kinta valley.")
+    for formal in ("Pelangi Tin Bhd", "Pelangi Tin Sdn. Bhd.", "Pelangi Tin (Pty) Ltd",
+                   "Pelangi Tin Oyj", "Pelangi Tin Kft.", "Pelangi Tin Sp. z o.o.",
+                   "Pelangi Tin Limited"):
+        assert unwritten_names(formal, firm) == set(), formal
+
+
 def test_round_26_a_page_that_names_a_relative_so_is_not_his():
     wife = Entity("m", "Margaret Achieng' Oyoo",
                   "Margaret Achieng' Oyoo is a businesswoman. Married to the teacher Peter Owino, "
