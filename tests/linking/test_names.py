@@ -372,6 +372,7 @@ def test_round_32_more_titles_and_legal_forms():
                    "Pelangi Tin Oyj", "Pelangi Tin Kft.", "Pelangi Tin Sp. z o.o.",
                    "Pelangi Tin Limited"):
         assert unwritten_names(formal, firm) == set(), formal
+    assert unwritten_names("Pelangi Ký", firm) == {"ky"}  # a Vietnamese name, not Finnish "Ky"
 
 
 def test_round_26_a_page_that_names_a_relative_so_is_not_his():
