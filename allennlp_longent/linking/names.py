@@ -150,15 +150,16 @@ CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())
 # the legal forms of companies, which pages often leave out ("PrJSC Yarema Shipyard", "Quintela
 # Digital S.A.", "Selvaraj Textiles Pvt Ltd"); since round 32 also those of Malaysia and
 # Singapore, Australia and South Africa, Finland, Hungary, Ireland, Poland, Czechia and
-# Slovakia, the former Yugoslavia, Indonesia, Thailand, Portugal, Brazil, Russia, Denmark,
-# Germany, France, Spain, Belgium, the Netherlands, Mexico, Greece, Turkey and Japan, from
+# Slovakia, Indonesia, Thailand, Portugal, Brazil, Russia, Denmark, Germany, France, Spain,
+# Belgium, the Netherlands, Mexico, Turkey and Japan, from
 # general usage ("Merbulan Tin Bhd", "Khumbuza Bus Service (Pty) Ltd", "Orvon Leipomo Oyj"); not
-# those that are also words, names or abbreviations ("AS", "Teo", "Co", "AO", "PT": "Pt" is Port),
-# nor the Finnish "Ky", which folds to the Vietnamese name word "Ký" ("Khúc Ký" went to a page)
+# those that are also words, names or abbreviations ("AS", "Teo", "Co", "AO", "PT": "Pt" is Port;
+# "SAS", "EPE", "ZAO", "d.o.o.": Sas, Epe, Zao and Doo are names), nor the Finnish "Ky", which
+# folds to the Vietnamese name word "Ký" ("Khúc Ký" went to a page)
 LEGAL_FORMS = frozenset("""ltd ltda llc llp inc plc gmbh ag sa asa ab oy bv nv spa srl sarl pjsc
     jsc prjsc ojsc ooo tov pao pvt corp limited incorporated berhad bhd sdn pte pty oyj kft
-    zrt nyrt bt teoranta sp sro spol doo tbk pcl lda eireli zao oao aps kgaa kg ohg sas sasu
-    snc sl slu sprl bvba vof cv epe sti kk""".split())
+    zrt nyrt bt teoranta sp sro spol tbk pcl lda eireli oao aps kgaa kg ohg sasu snc sl slu sprl
+    bvba vof cv sti kk""".split())
 # what a capitalised word may be without being a name word (module docstring)
 _NOT_NAME_WORDS = HONORIFICS | CLUB_DESIGNATORS | LEGAL_FORMS
 _RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|for|de|von|van|la)\s+)*[A-Z][\w'-]*)*")

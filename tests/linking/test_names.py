@@ -373,6 +373,8 @@ def test_round_32_more_titles_and_legal_forms():
                    "Pelangi Tin Limited"):
         assert unwritten_names(formal, firm) == set(), formal
     assert unwritten_names("Pelangi Ký", firm) == {"ky"}  # a Vietnamese name, not Finnish "Ky"
+    for named in ("Pelangi Sas", "Pelangi Epe", "Pelangi Zao", "Pelangi Doo"):  # names too
+        assert unwritten_names(named, firm) == {fold(named.split()[1])}, named
 
 
 def test_round_26_a_page_that_names_a_relative_so_is_not_his():
