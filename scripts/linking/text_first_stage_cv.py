@@ -13,18 +13,17 @@ retrieved) and the links fixed and broken, then the totals with the one-sided si
 text fit being better (:func:`~allennlp_longent.linking.cascade.sign_test`).
 """
 import argparse
-import json
-import shutil
-import tarfile
 import tempfile
+from dataclasses import replace
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from allennlp_longent.linking.cascade import sign_test
+from allennlp_longent.linking.cascade import CascadeSettings, sign_test
 from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings, fit
 from allennlp_longent.linking.freetext import longent_linker, read_set, save_kb
+from allennlp_longent.linking.models.cascade_linker import write_cascade_archive
 from allennlp_longent.linking.span_diff import compare, decisions
 
 Rows = List[Tuple[np.ndarray, int]]
@@ -63,19 +62,17 @@ def right_first(settings: EvidenceSettings, rows: Rows) -> int:
     return sum(g >= 0 and int(np.argmax(first_stage.score(r))) == g for r, g in rows)
 
 
-def with_first_stage(archive: Path, settings: EvidenceSettings, out: Path) -> Path:
-    """A copy of the ``cascade_linker`` archive whose first stage is ``settings``."""
-    unpacked = out.with_suffix("")
-    with tarfile.open(archive) as tar:
-        tar.extractall(unpacked)
-    config = json.loads((unpacked / "config.json").read_text())
-    config["model"]["calibration"]["evidence"] = settings.to_dict()
-    (unpacked / "config.json").write_text(json.dumps(config))
-    with tarfile.open(out, "w:gz") as tar:
-        for path in sorted(unpacked.iterdir()):
-            tar.add(path, arcname=path.name)
-    shutil.rmtree(unpacked)
-    return out
+def archived(path: Path) -> Tuple[CascadeSettings, Optional[str], dict]:
+    """The ``cascade_linker`` archive's settings, its cross-encoder archive and its other
+    constructor arguments, as :func:`write_cascade_archive` takes them."""
+    from allennlp.models.archival import load_archive
+
+    import allennlp_longent.registered  # noqa: F401  (registers the archived model)
+
+    loaded = load_archive(str(path))
+    model = {key: value for key, value in loaded.config.as_dict()["model"].items()
+             if key not in ("type", "calibration", "cross_encoder")}
+    return loaded.model.settings, loaded.model.cross_encoder, model
 
 
 def main() -> None:
@@ -87,8 +84,8 @@ def main() -> None:
     args = parser.parse_args()
     if not 2 <= args.folds <= len(args.sets):
         parser.error(f"--folds must be between 2 and the number of sets ({len(args.sets)})")
-    config = json.loads(tarfile.open(args.archive).extractfile("config.json").read())
-    world = EvidenceSettings(**config["model"]["calibration"]["evidence"])
+    settings, cross_encoder, model = archived(args.archive)
+    world = EvidenceSettings(**settings.evidence)
     sets = sorted(args.sets, key=lambda p: p.name)
     totals: Dict[str, int] = dict.fromkeys(("spans", "world", "text", "fixed", "broken"), 0)
     with tempfile.TemporaryDirectory() as scratch_dir:
@@ -98,13 +95,14 @@ def main() -> None:
             held = sets[k::args.folds]
             train = [r for d in sets if d not in held for r in rows[d]]
             text = fit([r for r, _ in train], [g for _, g in train], world)
-            copy = with_first_stage(args.archive, text, scratch / f"fold{k}.tar.gz")
+            copy = write_cascade_archive(scratch / f"fold{k}.tar.gz",
+                                         replace(settings, evidence=text.to_dict()),
+                                         cross_encoder, **model)
             test = [r for d in held for r in rows[d]]
             counts = {"spans": len(test), "world": right_first(world, test),
                       "text": right_first(text, test), "fixed": 0, "broken": 0}
             for d in held:
-                data = read_set(d)
-                kb = save_kb(data.entities, scratch / f"{data.name}-{k}")
+                data, kb = read_set(d), scratch / d.name / "kb"  # written by span_rows
                 before = decisions(data, longent_linker(kb, str(args.archive),
                                                         labels=args.labels))
                 after = decisions(data, longent_linker(kb, str(copy), labels=args.labels))
