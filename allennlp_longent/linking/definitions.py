@@ -29,8 +29,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
-from allennlp_longent.linking.candidates.bm25 import bare_title
-from allennlp_longent.linking.names import fold
+from allennlp_longent.linking.candidates.bm25 import bare_title, fold
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity

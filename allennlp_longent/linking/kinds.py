@@ -103,6 +103,7 @@ from allennlp_longent.linking.definitions import (
     head_kind,
     page_fields,
 )
+from allennlp_longent.linking.kind_words import OTHER_LANGUAGES_KINDS, kind_groups
 from allennlp_longent.linking.names import (
     CLUB_DESIGNATORS,
     FEMALE_TITLES,
@@ -535,23 +536,49 @@ def named_kind(mention: str, any_case: bool = False) -> Optional[str]:
 
 
 def kind_name_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
-                    k: int) -> List[dict]:
+                    k: int, label: Optional[str] = None) -> List[dict]:
     """For a name whose last word names a kind of place or body (:func:`kind_named`): the
     candidates among the first ``k`` of that kind whose page writes every word of the name (no
     ``unwritten`` word) go first, marked ``kind_name``; the hamlet or the city the name is taken
-    from goes after them ("a temple town" is a town). Unchanged when none or all do."""
-    flags = [not c.get("unwritten") and kind_named(mention, entity_of(c["id"]))
+    from goes after them ("a temple town" is a town). Unchanged when none or all do. A span
+    labelled WORK_OF_ART reads only the English kind nouns, not :mod:`kind_words`: a work's
+    title says nothing of its kind ("The Coffee Road" is a memoir, not the road)."""
+    words = label != "WORK_OF_ART"
+    flags = [not c.get("unwritten") and kind_named(mention, entity_of(c["id"]), words)
              for c in ranked[:k]]
     return _regroup(ranked, k, flags, "kind_name", first=True)
 
 
-def kind_named(mention: str, entity: "Entity") -> bool:
+def kind_named(mention: str, entity: "Entity", kind_words: bool = True) -> bool:
     """The mention's last word, in either case, names a kind of place or body
     (:func:`named_kind`: "Chinnakuppam harbour", "São Tarcísio airport", "Lindqvist's yard"), or
     its word before "of" does (:func:`kind_before_of`), and is the head of ``entity``'s page
     (:func:`_heads`, :func:`_holds_noun`: "yard" for a shipyard)."""
     nouns = _mention_kinds(mention)
-    return bool(nouns) and _holds_noun(nouns, _heads(entity))
+    if nouns and _holds_noun(nouns, _heads(entity)):
+        return True
+    if not kind_words:
+        return False
+    groups = _mention_kind_groups(mention)
+    return bool(groups) and bool(groups & _head_groups(entity))
+
+
+@lru_cache(maxsize=1 << 16)
+def _mention_kind_groups(mention: str) -> FrozenSet[int]:
+    """The kinds (:mod:`~allennlp_longent.linking.kind_words`) a name gives in any language by
+    its last word, in either case ("Kaarnakosken asema", "Khumbuza chorus"), or by its first
+    word in a language that writes the kind first ("Gmina Kłobuszyce", "Masjid Watugilang"),
+    when the name has another word (round 33)."""
+    words = _WORD.findall(fold(mention))
+    if len(words) < 2:
+        return frozenset()
+    first = kind_groups(words[0]) if words[0] in OTHER_LANGUAGES_KINDS else frozenset()
+    return kind_groups(words[-1]) | first
+
+
+@lru_cache(maxsize=1 << 16)
+def _head_groups(entity: "Entity") -> FrozenSet[int]:
+    return frozenset(g for head in _heads(entity) for g in kind_groups(head))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -84,6 +84,8 @@ from allennlp_longent.linking.candidates.bm25 import (
     variant,
 )
 from allennlp_longent.linking.candidates.transliteration import sounds_alike_in
+from allennlp_longent.linking.definitions import defining_words
+from allennlp_longent.linking.kind_words import share_kind
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
@@ -377,9 +379,37 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
     titled = dotted_title(mention, words)
     kin = kin_name(mention, words)
     return [sorted(_unwritten(words, page_forms(e), page_names(e))
-                   - _middle_names(words, e.title) - titled
+                   - _middle_names(words, e.title) - titled - _of_own_kind(words, e)
                    | _unwritten_initials(pairs, e) | kin_named(kin, words, e))
             for e in entities]
+
+
+# words that end the noun of a defining phrase ("a street along the river", "a castle above
+# the harbour of Vathyskala")
+_PHRASE_ENDS = frozenset("""of in on at along near by from for with to the and or which that
+    who where between beside above below across over under behind off""".split())
+
+
+@lru_cache(maxsize=1 << 16)
+def own_kind_words(entity: "Entity") -> FrozenSet[str]:
+    """What a page says its entity is: its title's words and those of its defining phrase
+    (:func:`~allennlp_longent.linking.definitions.defining_words`) before a preposition, an
+    article or a conjunction, folded."""
+    phrase = []
+    for word in defining_words(entity):
+        if word in _PHRASE_ENDS:
+            break
+        phrase.append(fold(word))
+    return frozenset(bm25_tokens(bare_title(entity.title))) | frozenset(phrase)
+
+
+def _of_own_kind(words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:
+    """The name words that name the page's own kind in some language
+    (:func:`~allennlp_longent.linking.kind_words.share_kind`): "Kalesi" of "Aslan Kalesi" for
+    the page "Vathyskala Castle", "Plateau" of "Ayamelina Plateau" for "Ayamelina Yaylası";
+    not "Sungai" ("river") of "Jalan Sungai" for a street's page that mentions a river (round
+    33)."""
+    return {t for t, _ in words if share_kind(t, own_kind_words(entity))}
 
 
 # words that introduce a relative or a partner on a person's page ("married to the teacher Peter

@@ -492,7 +492,9 @@ class LongentLinker:
             return False
         entity = self.kb[candidates[0]["id"]]
         nouns = DEFINED_KINDS.get(span.label_) if self.label_agreement else None
-        return (kind_named(span.text, entity) or (nouns is not None and defines(entity, nouns))) \
+        words = not (self.label_agreement and span.label_ == "WORK_OF_ART")
+        return (kind_named(span.text, entity, words)
+                or (nouns is not None and defines(entity, nouns))) \
             and numbers_written(span.text, entity)
 
     @staticmethod
@@ -715,7 +717,8 @@ class LongentLinker:
             if self.name_agreement:
                 candidates = initial_order(span.text, candidates, title_of, k)
                 candidates = gender_order(span.text, candidates, kb.__getitem__, k)
-                candidates = kind_name_order(span.text, candidates, kb.__getitem__, k)
+                candidates = kind_name_order(span.text, candidates, kb.__getitem__, k,
+                                             span.label_ if self.label_agreement else None)
                 candidates = alias_order(span.text, candidates, kb.__getitem__, k,
                                          span.label_ if self.label_agreement else None)
                 candidates = expansion_order(self._expansion(span.text), candidates, k)
