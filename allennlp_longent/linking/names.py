@@ -85,6 +85,7 @@ from allennlp_longent.linking.candidates.bm25 import (
 )
 from allennlp_longent.linking.candidates.transliteration import sounds_alike_in
 from allennlp_longent.linking.definitions import defining_words
+from allennlp_longent.linking.hypocorisms import nicknames
 from allennlp_longent.linking.kind_words import share_kind
 
 if TYPE_CHECKING:
@@ -380,6 +381,7 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
     kin = kin_name(mention, words)
     return [sorted(_unwritten(words, page_forms(e), page_names(e))
                    - _middle_names(words, e.title) - titled - _of_own_kind(words, e)
+                   - _pet_names(words, e)
                    | _unwritten_initials(pairs, e) | kin_named(kin, words, e))
             for e in entities]
 
@@ -388,6 +390,13 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
 # the harbour of Vathyskala")
 _PHRASE_ENDS = frozenset("""of in on at along near by from for with to the and or which that
     who where between beside above below across over under behind off""".split())
+
+
+def _pet_names(words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:
+    """The name words that are pet names of a name the page writes
+    (:func:`~allennlp_longent.linking.hypocorisms.nicknames`: "Sasha" for Oleksandr, round 33)."""
+    names = page_names(entity)
+    return {t for t, _ in words if nicknames(t, names)}
 
 
 @lru_cache(maxsize=1 << 16)

@@ -1,0 +1,107 @@
+"""Pet names that share too few letters with the full name for a spelling rule to find them.
+
+"Sasha Marchuk" is Oleksandr Marchuk, "Resi Pfandl" Theresia Pfandl, "Mitsos Vlastaris" Dimitris
+Vlastaris: a short form that keeps the name's start ("Alex", "Kostas") is written already by the
+shared-prefix clause of :mod:`allennlp_longent.linking.names`, but these are not. Each line below
+gives the starts of a given name in its spellings across languages, a colon, and its pet names,
+from general usage, for every language alike (round 33; prompted by the dev sets' nicknames,
+not picked from them). A pet name is *written* by a page that writes a name word beginning with
+one of its starts (:func:`nicknames`).
+
+Left out: pet names that are common given names in their own right and would tie a stranger to a
+family ("Frank", "Hans", "Lola", "Rita", "Greta", "Nino").
+"""
+
+from functools import lru_cache
+from typing import AbstractSet, Dict, Tuple
+
+from allennlp_longent.linking.candidates.bm25 import fold
+
+_LINES = """
+william wilhelm guillermo guglielmo guillaume: bill billy willie liam memo
+robert roberto: bob bobby robbie
+richard ricardo riccardo: dick ricky
+elizabeth elisabeth isabel elisabetta: liz lizzie betty bess bessie libby lisl sissi
+margaret margarita margarete małgorzata: maggie peggy gosia
+katherine catherine kathleen katarzyna ekaterina yekaterina aikaterini caterina: katie kathy
+    cathy kitty katya kasia
+james: jimmy jamie
+john jon: johnny nonni
+edward eduard eduardo: teddy ned eddie
+henry: harry hank
+charles: chuck
+joseph josef józef giuseppe josé: joey sepp seppi beppe peppe pino józek zeca
+johann johannes: hannes
+alexander alexandra aleksandr aleksander oleksandr alessandro alejandro alexandre alexandros
+    oleksandra aleksandra: sasha sanya shura sandro sandy olek lexi
+nikolai nicholas nikolay mykola nikolaos: kolya mykolka
+dmitri dmitry dmytro dimitris dimitrios demetrios: dima mitya mitsos mimis
+mikhail michail mykhailo: misha
+ivan: vanya
+pyotr petr petros: petya
+vladimir volodymyr: volodya vova
+yevgeny evgeny yevgeniy eugene: zhenya
+maria mariya: masha manya
+natalia natalya: natasha
+anastasia: nastya
+tatiana tatyana: tanya
+olga: olya
+elena yelena olena: lena
+svetlana: sveta
+lyudmila: lyuda
+galina: galya
+anna hanna: anya
+sergei sergey serhiy: seryozha
+aleksei alexei oleksiy: alyosha lyosha
+konstantin konstantinos: kostya dinos
+ioannis: giannis yiannis yannis
+georgios: giorgos yiorgos
+panagiotis: panos
+theresia teresa therese: resi resl tessa
+francisco francesco franz: paco pancho chico ciccio franzl
+joaquim joaquin: quim quinzinho ximo
+benedita benedito: ditinha dita dito
+antonio antonia anton: toninho tonino
+sebastião sebastiano: tião
+raimundo: mundinho
+enrique: kike
+jesús: chucho chuy
+concepción: concha conchita
+rosario: charo
+ignacio: nacho
+giovanni: gianni vanni
+salvatore: totò turi
+vincenzo: enzo
+domenico: mimmo
+gaetano: tano
+carmelo carmela: melo
+guðrún gudrun: gunna
+sigríður sigridur: sigga
+wojciech: wojtek
+"""
+
+
+def _parse() -> Dict[str, Tuple[str, ...]]:
+    found: Dict[str, Tuple[str, ...]] = {}
+    for entry in " ".join(_LINES.split("\n    ")).strip().splitlines():
+        names, pets = entry.split(":")
+        starts = tuple(fold(n) for n in names.split())
+        for pet in pets.split():
+            found[fold(pet)] = found.get(fold(pet), ()) + starts
+    return found
+
+
+PET_NAMES: Dict[str, Tuple[str, ...]] = _parse()
+
+
+@lru_cache(maxsize=1 << 16)
+def _starts(pet: str) -> Tuple[str, ...]:
+    return tuple(s[:max(4, len(s) - 2)] for s in PET_NAMES.get(pet, ()))
+
+
+def nicknames(pet: str, names: AbstractSet[str]) -> bool:
+    """Whether the folded word ``pet`` is a pet name of one of ``names`` (a page's folded name
+    words): one of them begins with the start of a full name the pet name stands for (its
+    letters but the last two, at least four: "oleksand" for "oleksandr", "oleksandra")."""
+    starts = _starts(pet)
+    return bool(starts) and any(n.startswith(starts) for n in names)
