@@ -215,7 +215,8 @@ def kind_groups(word: str) -> FrozenSet[int]:
 
 
 @lru_cache(maxsize=1 << 14)
-def _page_groups(words: FrozenSet[str]) -> FrozenSet[int]:
+def groups_of(words: FrozenSet[str]) -> FrozenSet[int]:
+    """The groups of any of ``words`` (a page's folded words, or its heads)."""
     return frozenset(g for w in words for g in kind_groups(w))
 
 
@@ -225,5 +226,4 @@ def share_kind(word: str, words: AbstractSet[str]) -> bool:
     groups = kind_groups(word)
     if not groups:
         return False
-    page = _page_groups(words) if isinstance(words, frozenset) else _page_groups(frozenset(words))
-    return bool(groups & page)
+    return bool(groups & groups_of(frozenset(words)))

@@ -63,11 +63,14 @@ to the vessel, event or work of its label whose title writes the name (``named_a
 to the person whose title writes it (``_person_named``: "Brannoc" is the knight, not his sword).
 A LOC span prefers the natural feature and a FAC span the built place named alike when the first
 candidate is of the other kind or, for FAC, a settlement (``setting_order``: "Galdetind" labelled
-FAC is the ski resort). A name whose last word is a kind of place or body (``named_kind``:
-"Skjærvik University Hospital") names no entity whose page does not write that kind of itself
-(``names_other_kind``; the component makes such a span NIL). Chosen in round 23 on the free-text
-dev sets (docs/linking.md, round 23). A state's name ("Republic of Ozodiston") names no page
-whose title and kind nouns do not say so, however often a city's page writes that it lies there
+FAC is the ski resort). A name whose last word is a kind of place or body (``named_kind``: "Skjærvik
+University Hospital") names no entity whose page does not write that kind of itself
+(``names_other_kind``; the component makes such a span NIL). Chosen in round 23 on the free-text dev
+sets (docs/linking.md, round 23). Since round 33 the kind may be said in another language or with
+another English word, by the name's last word or, in a language that writes it first, its first
+("Kaarnakosken asema", "Masjid Watugilang", "Khumbuza chorus": :mod:`kind_words`), for the order
+only (:func:`kind_named`), not for the NIL rule. A state's name ("Republic of Ozodiston") names no
+page whose title and kind nouns do not say so, however often a city's page writes that it lies there
 (``state_before_of``, round 31).
 
 English writes no article before a person's name: "the Mary Roe" is the locomotive, "the Vell
@@ -103,7 +106,7 @@ from allennlp_longent.linking.definitions import (
     head_kind,
     page_fields,
 )
-from allennlp_longent.linking.kind_words import OTHER_LANGUAGES_KINDS, kind_groups
+from allennlp_longent.linking.kind_words import OTHER_LANGUAGES_KINDS, groups_of, kind_groups
 from allennlp_longent.linking.names import (
     CLUB_DESIGNATORS,
     FEMALE_TITLES,
@@ -560,7 +563,7 @@ def kind_named(mention: str, entity: "Entity", kind_words: bool = True) -> bool:
     if not kind_words:
         return False
     groups = _mention_kind_groups(mention)
-    return bool(groups) and bool(groups & _head_groups(entity))
+    return bool(groups) and bool(groups & groups_of(_heads(entity)))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -574,11 +577,6 @@ def _mention_kind_groups(mention: str) -> FrozenSet[int]:
         return frozenset()
     first = kind_groups(words[0]) if words[0] in OTHER_LANGUAGES_KINDS else frozenset()
     return kind_groups(words[-1]) | first
-
-
-@lru_cache(maxsize=1 << 16)
-def _head_groups(entity: "Entity") -> FrozenSet[int]:
-    return frozenset(g for head in _heads(entity) for g in kind_groups(head))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -403,7 +403,9 @@ def _pet_names(words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:
 def own_kind_words(entity: "Entity") -> FrozenSet[str]:
     """What a page says its entity is: its title's words and those of its defining phrase
     (:func:`~allennlp_longent.linking.definitions.defining_words`) before a preposition, an
-    article or a conjunction, folded."""
+    article or a conjunction, folded. Not ``kinds.kind_nouns``, which keeps the whole phrase
+    ("a street along the river" would make the street a river) and which this module, imported
+    by :mod:`~allennlp_longent.linking.kinds`, cannot import."""
     phrase = []
     for word in defining_words(entity):
         if word in _PHRASE_ENDS:
