@@ -193,7 +193,6 @@ def _build() -> Tuple[Dict[str, FrozenSet[int]], FrozenSet[str]]:
 
 
 KIND_WORDS, OTHER_LANGUAGES_KINDS = _build()
-_COMPOUND_ENDS = tuple(sorted(w for w in OTHER_LANGUAGES_KINDS if len(w) >= _COMPOUND))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -208,9 +207,9 @@ def kind_groups(word: str) -> FrozenSet[int]:
         if word[-cut:] in _ENDINGS and word[:-cut] in OTHER_LANGUAGES_KINDS \
                 and len(word) - cut >= 5:
             found |= KIND_WORDS[word[:-cut]]
-    if len(word) > _COMPOUND:
-        found.update(g for end in _COMPOUND_ENDS if len(word) > len(end) and word.endswith(end)
-                     for g in KIND_WORDS[end])
+    for start in range(1, len(word) - _COMPOUND + 1):  # each end of _COMPOUND letters or more
+        if word[start:] in OTHER_LANGUAGES_KINDS:
+            found |= KIND_WORDS[word[start:]]
     return frozenset(found)
 
 

@@ -543,24 +543,23 @@ def kind_name_order(mention: str, ranked: List[dict], entity_of: Callable[[str],
     """For a name whose last word names a kind of place or body (:func:`kind_named`): the
     candidates among the first ``k`` of that kind whose page writes every word of the name (no
     ``unwritten`` word) go first, marked ``kind_name``; the hamlet or the city the name is taken
-    from goes after them ("a temple town" is a town). Unchanged when none or all do. A span
-    labelled WORK_OF_ART reads only the English kind nouns, not :mod:`kind_words`: a work's
-    title says nothing of its kind ("The Coffee Road" is a memoir, not the road)."""
-    words = label != "WORK_OF_ART"
-    flags = [not c.get("unwritten") and kind_named(mention, entity_of(c["id"]), words)
+    from goes after them ("a temple town" is a town). Unchanged when none or all do."""
+    flags = [not c.get("unwritten") and kind_named(mention, entity_of(c["id"]), label)
              for c in ranked[:k]]
     return _regroup(ranked, k, flags, "kind_name", first=True)
 
 
-def kind_named(mention: str, entity: "Entity", kind_words: bool = True) -> bool:
+def kind_named(mention: str, entity: "Entity", label: Optional[str] = None) -> bool:
     """The mention's last word, in either case, names a kind of place or body
     (:func:`named_kind`: "Chinnakuppam harbour", "São Tarcísio airport", "Lindqvist's yard"), or
     its word before "of" does (:func:`kind_before_of`), and is the head of ``entity``'s page
-    (:func:`_heads`, :func:`_holds_noun`: "yard" for a shipyard)."""
+    (:func:`_heads`, :func:`_holds_noun`: "yard" for a shipyard); or, but for a span labelled
+    WORK_OF_ART, whose words say nothing of its kind ("The Coffee Road" is a memoir, not the
+    road), its kind word in any language (:func:`_mention_kind_groups`) is its page's head's."""
     nouns = _mention_kinds(mention)
     if nouns and _holds_noun(nouns, _heads(entity)):
         return True
-    if not kind_words:
+    if label == "WORK_OF_ART":
         return False
     groups = _mention_kind_groups(mention)
     return bool(groups) and bool(groups & groups_of(_heads(entity)))

@@ -84,7 +84,7 @@ from allennlp_longent.linking.candidates.bm25 import (
     variant,
 )
 from allennlp_longent.linking.candidates.transliteration import sounds_alike_in
-from allennlp_longent.linking.definitions import defining_words
+from allennlp_longent.linking.definitions import DEFINITION_STOPS, defining_words
 from allennlp_longent.linking.hypocorisms import nicknames
 from allennlp_longent.linking.kind_words import share_kind
 
@@ -386,10 +386,10 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
             for e in entities]
 
 
-# words that end the noun of a defining phrase ("a street along the river", "a castle above
-# the harbour of Vathyskala")
-_PHRASE_ENDS = frozenset("""of in on at along near by from for with to the and or which that
-    who where between beside above below across over under behind off""".split())
+# words that end the noun of a defining phrase: those that end the phrase itself, and the
+# prepositions and the article after which the phrase goes on about something else ("a street
+# along the river")
+_PHRASE_ENDS = DEFINITION_STOPS | frozenset("along across behind off the".split())
 
 
 def _pet_names(words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:

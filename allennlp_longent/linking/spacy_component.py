@@ -492,8 +492,8 @@ class LongentLinker:
             return False
         entity = self.kb[candidates[0]["id"]]
         nouns = DEFINED_KINDS.get(span.label_) if self.label_agreement else None
-        words = not (self.label_agreement and span.label_ == "WORK_OF_ART")
-        return (kind_named(span.text, entity, words)
+        label = span.label_ if self.label_agreement else None
+        return (kind_named(span.text, entity, label)
                 or (nouns is not None and defines(entity, nouns))) \
             and numbers_written(span.text, entity)
 
