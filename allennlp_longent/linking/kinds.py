@@ -62,8 +62,10 @@ to the vessel, event or work of its label whose title writes the name (``named_a
 Åsland" labelled PRODUCT is the research vessel), and a person span that is a thing's bare title
 to the person whose title writes it (``_person_named``: "Brannoc" is the knight, not his sword).
 A LOC span prefers the natural feature and a FAC span the built place named alike when the first
-candidate is of the other kind or, for FAC, a settlement (``setting_order``: "Galdetind" labelled
-FAC is the ski resort). A name whose last word is a kind of place or body (``named_kind``: "Skjærvik
+candidate is of the other kind or a settlement (``setting_order``: "Galdetind" labelled FAC is
+the ski resort; since round 34 a LOC span's first candidate only needs to be no natural feature:
+"Sulema" labelled LOC is the river, not the town). A name whose
+last word is a kind of place or body (``named_kind``: "Skjærvik
 University Hospital") names no entity whose page does not write that kind of itself
 (``names_other_kind``; the component makes such a span NIL). Chosen in round 23 on the free-text dev
 sets (docs/linking.md, round 23). Since round 33 the kind may be said in another language or with
@@ -495,6 +497,7 @@ SETTING_NOUNS = {"LOC": NATURAL_NOUNS, "FAC": FACILITY_NOUNS}
 # heads that define a settlement or a part of one, which a FAC span does not name either
 SETTLEMENT_NOUNS = frozenset("""city town village hamlet suburb quarter district neighbourhood
     neighborhood borough parish municipality""".split())
+_SETTINGS = NATURAL_NOUNS | FACILITY_NOUNS | SETTLEMENT_NOUNS
 
 
 def _setting_head(entity: "Entity") -> Optional[str]:
@@ -503,25 +506,41 @@ def _setting_head(entity: "Entity") -> Optional[str]:
     return head if head else next(iter(title_head(entity.title)), None)
 
 
+def _setting_kinds(entity: "Entity") -> FrozenSet[str]:
+    """The kind of place ``entity``'s page defines: its defining head when that is a natural
+    feature, a built place or a settlement, else those of its :func:`kind_nouns` (the defining
+    phrase's words and the title's head: "a left-bank tributary" titled "Sulema River" is a
+    river)."""
+    head = _setting_head(entity)
+    if head in _SETTINGS:
+        return frozenset({head})
+    return kind_nouns(entity) & _SETTINGS
+
+
 def setting_order(mention: str, label: str, ranked: List[dict],
                   entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
-    """For a LOC span whose first candidate is a built place (``FACILITY_NOUNS``) or a FAC span
-    whose first candidate is a natural feature or a settlement (``SETTLEMENT_NOUNS``): the
-    candidates among the first ``k`` of the span's kind whose title writes every name word of the
-    mention go first, marked ``setting``, even before a bare title. A ski resort, a wind farm or
-    an airport takes the name of its mountain, island or city, and the label says which is meant
-    ("Galdetind" labelled FAC, "Heimøya" labelled LOC, "São Tarcísio airport")."""
+    """For a LOC span whose first candidate is no natural feature (``NATURAL_NOUNS``: a built
+    place, a settlement or no place at all), or a FAC span whose first candidate is a natural
+    feature or a settlement (``SETTLEMENT_NOUNS``), by :func:`_setting_kinds`: the candidates
+    among the first ``k`` of the span's kind, and of no other, whose title writes every name word
+    of the mention go first, marked
+    ``setting``, even before a bare title. A ski resort, a wind farm or an airport takes the
+    name of its mountain, island or city, a town that of its river, and the label says which is
+    meant ("Galdetind" labelled FAC, "Heimøya" labelled LOC, "São Tarcísio airport", "Sulema"
+    labelled LOC)."""
     wanted = SETTING_NOUNS.get(label)
     if wanted is None or not ranked:
         return ranked
-    other = FACILITY_NOUNS if wanted is NATURAL_NOUNS else NATURAL_NOUNS | SETTLEMENT_NOUNS
-    if _setting_head(entity_of(ranked[0]["id"])) not in other:
+    other = (FACILITY_NOUNS if wanted is NATURAL_NOUNS else NATURAL_NOUNS) | SETTLEMENT_NOUNS
+    first = _setting_kinds(entity_of(ranked[0]["id"]))
+    if first & wanted or (label != "LOC" and not first & other):
         return ranked
     words = [token for token, _ in name_words(mention)]
     if not words:
         return ranked
     entities = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [_setting_head(e) in wanted and _title_writes(words, e.title) for e in entities]
+    flags = [bool(_setting_kinds(e) & wanted) and not _setting_kinds(e) & other
+             and _title_writes(words, e.title) for e in entities]
     return _regroup(ranked, k, flags, "setting", first=True)
 
 

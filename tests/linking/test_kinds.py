@@ -658,6 +658,34 @@ def test_setting_order_reads_a_fac_span_against_a_city():
     assert setting_order("São Tarcísio", "GPE", ranked, pages.__getitem__, 2) == ranked
 
 
+def test_setting_order_reads_a_loc_span_against_a_town_and_a_river_by_its_kind_nouns():
+    from allennlp_longent.linking.kinds import setting_order
+
+    pages = {e.id: e for e in [
+        Entity("t", "Orvel", "Orvel is a district town of 9,000 people on the Orvel."),
+        Entity("r", "Orvel River", "The Orvel is a left-bank tributary of the Dena."),
+        Entity("c", "St Orvel's Church", "St Orvel's Church is the parish church of Orvel."),
+        Entity("s", "St Orvel's Spring", "St Orvel's Spring is a spring above the town.")]}
+    town_first = [{"id": "t"}, {"id": "r"}]
+    # the town is a settlement, and the river a river by its title though its head is "tributary"
+    moved = setting_order("Orvel", "LOC", town_first, pages.__getitem__, 2)
+    assert [c["id"] for c in moved] == ["r", "t"] and moved[0]["setting"]
+    assert setting_order("Orvel", "GPE", town_first, pages.__getitem__, 2) == town_first
+    # a first candidate that is no place at all gives way to the river as well
+    pages["p"] = Entity("p", "Orvel Dane", "Orvel Dane (1901-1980) was a ferryman.")
+    person_first = [{"id": "p"}, {"id": "r"}]
+    assert [c["id"] for c in setting_order("Orvel", "LOC", person_first,
+                                           pages.__getitem__, 2)] == ["r", "p"]
+    river_first = [{"id": "r"}, {"id": "t"}]
+    assert setting_order("Orvel", "LOC", river_first, pages.__getitem__, 2) == river_first
+    # a church's page that says "parish" is still a built place for a FAC span
+    spring_first = [{"id": "s"}, {"id": "c"}]
+    assert [c["id"] for c in setting_order("St Orvel's", "FAC", spring_first,
+                                           pages.__getitem__, 2)] == ["c", "s"]
+    church_first = [{"id": "c"}, {"id": "s"}]
+    assert setting_order("St Orvel's", "FAC", church_first, pages.__getitem__, 2) == church_first
+
+
 def test_a_name_ending_in_a_kind_the_page_does_not_write_names_another_entity():
     from allennlp_longent.linking.kinds import named_kind, names_other_kind
 
