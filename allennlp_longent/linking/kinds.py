@@ -62,18 +62,17 @@ to the vessel, event or work of its label whose title writes the name (``named_a
 Åsland" labelled PRODUCT is the research vessel), and a person span that is a thing's bare title
 to the person whose title writes it (``_person_named``: "Brannoc" is the knight, not his sword).
 A LOC span prefers the natural feature and a FAC span the built place named alike when the first
-candidate is of the other kind or a settlement (``setting_order``: "Galdetind" labelled FAC is
-the ski resort; since round 34 a LOC span's first candidate only needs to be no natural feature:
-"Sulema" labelled LOC is the river, not the town). A name whose
-last word is a kind of place or body (``named_kind``: "Skjærvik
-University Hospital") names no entity whose page does not write that kind of itself
-(``names_other_kind``; the component makes such a span NIL). Chosen in round 23 on the free-text dev
-sets (docs/linking.md, round 23). Since round 33 the kind may be said in another language or with
-another English word, by the name's last word or, in a language that writes it first, its first
-("Kaarnakosken asema", "Masjid Watugilang", "Khumbuza chorus": :mod:`kind_words`), for the order
-only (:func:`kind_named`), not for the NIL rule. A state's name ("Republic of Ozodiston") names no
-page whose title and kind nouns do not say so, however often a city's page writes that it lies there
-(``state_before_of``, round 31).
+candidate is of the other kind or a settlement (``setting_order``: "Galdetind" labelled FAC is the
+ski resort; since round 34 a LOC span's first candidate only needs to be no natural feature:
+"Sulema" labelled LOC is the river, not the town). A name whose last word is a kind of place or body
+(``named_kind``: "Skjærvik University Hospital") names no entity whose page does not write that kind
+of itself (``names_other_kind``; the component makes such a span NIL). Chosen in round 23 on the
+free-text dev sets (docs/linking.md, round 23). Since round 33 the kind may be said in another
+language or with another English word, by the name's last word or, in a language that writes it
+first, its first ("Kaarnakosken asema", "Masjid Watugilang", "Khumbuza chorus": :mod:`kind_words`),
+for the order only (:func:`kind_named`), not for the NIL rule. A state's name ("Republic of
+Ozodiston") names no page whose title and kind nouns do not say so, however often a city's page
+writes that it lies there (``state_before_of``, round 31).
 
 English writes no article before a person's name: "the Mary Roe" is the locomotive, "the Vell
 company" the brewery. ``article_order`` moves, for a name written after "the", the candidates
@@ -523,11 +522,10 @@ def setting_order(mention: str, label: str, ranked: List[dict],
     place, a settlement or no place at all), or a FAC span whose first candidate is a natural
     feature or a settlement (``SETTLEMENT_NOUNS``), by :func:`_setting_kinds`: the candidates
     among the first ``k`` of the span's kind, and of no other, whose title writes every name word
-    of the mention go first, marked
-    ``setting``, even before a bare title. A ski resort, a wind farm or an airport takes the
-    name of its mountain, island or city, a town that of its river, and the label says which is
-    meant ("Galdetind" labelled FAC, "Heimøya" labelled LOC, "São Tarcísio airport", "Sulema"
-    labelled LOC)."""
+    of the mention go first, marked ``setting``, even before a bare title. A ski resort, a wind
+    farm or an airport takes the name of its mountain, island or city, a town that of its river,
+    and the label says which is meant ("Galdetind" labelled FAC, "Heimøya" labelled LOC, "São
+    Tarcísio airport", "Sulema" labelled LOC)."""
     wanted = SETTING_NOUNS.get(label)
     if wanted is None or not ranked:
         return ranked
@@ -539,8 +537,9 @@ def setting_order(mention: str, label: str, ranked: List[dict],
     if not words:
         return ranked
     entities = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [bool(_setting_kinds(e) & wanted) and not _setting_kinds(e) & other
-             and _title_writes(words, e.title) for e in entities]
+    kinds = [_setting_kinds(e) for e in entities]
+    flags = [bool(of & wanted) and not of & other and _title_writes(words, e.title)
+             for e, of in zip(entities, kinds)]
     return _regroup(ranked, k, flags, "setting", first=True)
 
 
