@@ -499,18 +499,13 @@ SETTLEMENT_NOUNS = frozenset("""city town village hamlet suburb quarter district
 _SETTINGS = NATURAL_NOUNS | FACILITY_NOUNS | SETTLEMENT_NOUNS
 
 
-def _setting_head(entity: "Entity") -> Optional[str]:
-    """The defining head of ``entity``'s page, or its bare title's head without one."""
-    head = defining_head(entity)
-    return head if head else next(iter(title_head(entity.title)), None)
-
-
+@lru_cache(maxsize=1 << 16)
 def _setting_kinds(entity: "Entity") -> FrozenSet[str]:
-    """The kind of place ``entity``'s page defines: its defining head when that is a natural
-    feature, a built place or a settlement, else those of its :func:`kind_nouns` (the defining
-    phrase's words and the title's head: "a left-bank tributary" titled "Sulema River" is a
-    river)."""
-    head = _setting_head(entity)
+    """The kind of place ``entity``'s page defines: its defining head (its bare title's head
+    without one) when that is a natural feature, a built place or a settlement, else those of its
+    :func:`kind_nouns` (the defining phrase's words and the title's head: "a left-bank
+    tributary" titled "Sulema River" is a river). Read once per page, not once per span."""
+    head = defining_head(entity) or next(iter(title_head(entity.title)), None)
     if head in _SETTINGS:
         return frozenset({head})
     return kind_nouns(entity) & _SETTINGS
