@@ -331,6 +331,36 @@ def test_a_set_becomes_a_zeshel_world_whose_offsets_point_at_the_span(tmp_path):
     assert sorted(listed["tfidf_candidates"]) == ["e", "p"]  # entities only, no paragraph
 
 
+def test_several_sets_become_one_zeshel_folder_and_a_span_without_candidates_is_left_out(
+        tmp_path):
+    """Two sets, one folder: a world per set, all linked spans in one mentions file. "Qorvath"
+    shares no word with any page, so it has no candidate; the zeshel reader refuses an empty
+    list, so the span is left out and counted."""
+    entities = [{"id": "p", "title": "Mary Roe", "description": "Mary Roe was an engineer."},
+                {"id": "e", "title": "Mary Roe (locomotive)", "description": "The Mary Roe is "
+                 "an engine."}]
+    one = _write_set(tmp_path / "one", entities, "We rode behind the Mary Roe.",
+                     [{"start_char": 19, "end_char": 27, "label": "PRODUCT", "kb_id": "e"}])
+    two = _write_set(tmp_path / "two", entities, "Mary Roe met Qorvath.",
+                     [{"start_char": 0, "end_char": 8, "label": "PERSON", "kb_id": "p"},
+                      {"start_char": 13, "end_char": 20, "label": "PERSON", "kb_id": "p"}])
+    model = _archive(tmp_path / "model.tar.gz", weight=0.0)
+    script = REPO_ROOT / "scripts" / "demo_data" / "freetext_to_zeshel.py"
+    out = tmp_path / "worlds"
+    run = subprocess.run([sys.executable, str(script), str(one), str(two), str(out), "--model",
+                          str(model), "--split", "train"], check=True, capture_output=True,
+                         text=True)
+    assert sorted(p.name for p in (out / "documents").iterdir()) == [
+        "freetext_one.json", "freetext_two.json"]
+    mentions = [json.loads(line) for line in (out / "mentions" / "train.json").open()]
+    assert [(m["corpus"], m["text"]) for m in mentions] == [("freetext_one", "Mary Roe"),
+                                                           ("freetext_two", "Mary Roe")]
+    lists = [json.loads(line) for line in (out / "first_stage_candidates" / "train.json").open()]
+    assert [c["mention_id"] for c in lists] == [m["mention_id"] for m in mentions]
+    assert "freetext_two: 1 linked spans, gold among the first 4 for 1; 1 without any " \
+        "candidate left out" in run.stdout
+
+
 def test_labels_flag_says_where_the_set_s_labels_come_from(tmp_path, capsys):
     """"Nana Kokwaa" labelled PERSON, gold NIL: the lagoon's page is a place's, the fisherman's
     title writes none of the name. Set by hand (the default), the label is believed: NIL, 1/1;
