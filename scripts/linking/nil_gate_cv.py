@@ -38,7 +38,7 @@ def _words(text: str) -> set:
 def features(record: dict) -> List[float]:
     """The features of a linked span (module docstring); its first candidate is the link."""
     candidates = record["candidates"]
-    [top] = [c for c in candidates if c["id"] == record["found"]][:1] or [candidates[0]]
+    top = next((c for c in candidates if c["id"] == record["found"]), candidates[0])
     probabilities = sorted((c.get("probability", 1.0) for c in candidates), reverse=True)
     span, title = _words(record["text"]), _words(top["title"])
     return [top.get("probability", 1.0), probabilities[1] if len(probabilities) > 1 else 0.0,
