@@ -16,13 +16,13 @@ left out in ``--folds`` blocks of the dump's order.
 import argparse
 import json
 import re
-import unicodedata
 from pathlib import Path
 from typing import List, Tuple
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
+from allennlp_longent.linking.candidates.bm25 import fold
 from allennlp_longent.linking.cascade import sign_test
 
 LABELS = ("PERSON", "ORG", "GPE", "LOC", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART", "NORP")
@@ -30,9 +30,7 @@ THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
 
 
 def _words(text: str) -> set:
-    folded = "".join(c for c in unicodedata.normalize("NFKD", text)
-                     if not unicodedata.combining(c)).lower()
-    return set(re.findall(r"\w+", folded))
+    return set(re.findall(r"\w+", fold(text)))
 
 
 def features(record: dict) -> List[float]:
