@@ -23,8 +23,9 @@ one of its forms w
   round 30: :func:`~allennlp_longent.linking.candidates.bm25.inflected`);
 - ends with t, at least two letters longer, |t| >= 4: a name clipped at its front ("Tunde" for
   "Babátúndé", round 22);
-- or, when t is written abbreviated (a trailing full stop, "Pt.", or two letters, "Ft"), starts
-  with t's first letter and holds its letters in order ("port", "fort");
+- or, when t is written abbreviated (a trailing full stop, "Pt.", two letters, "Ft", or, round
+  36, three to five letters with no vowel, a capital and then lower case, "Bldg", "Jln"), starts
+  with t's first letter and holds its letters in order ("port", "fort", "building");
 - or, when w is a name word of the page (:func:`page_names`: its title's, or a capitalised word
   that opens no sentence), w and t are one name romanised two ways ("Chinmul" and "Jinmul",
   "Wakrim" and "Ouakrim": :mod:`~allennlp_longent.linking.candidates.transliteration`, round 29).
@@ -245,7 +246,15 @@ def name_words(mention: str) -> Iterable[Tuple[str, bool]]:
         tokens = bm25_tokens(word)
         for token in tokens:
             if len(token) > 1 and token not in _NOT_NAME_WORDS:
-                yield token, len(tokens) == 1 and (word.endswith(".") or len(token) == 2)
+                yield token, len(tokens) == 1 and (
+                    word.endswith(".") or len(token) == 2 or _vowelless(word, token))
+
+
+def _vowelless(word: str, token: str) -> bool:
+    """A word such as "Bldg" or "Jln": a capital, then lower case, three to five letters and no
+    vowel, read as an abbreviation (a whole word such as the Welsh "Cwm" reads so too and stays
+    written by the pages that write it; an all-capital "PGC" is an acronym)."""
+    return 3 <= len(token) <= 5 and word[1:].islower() and not set(token) & set("aeiou")
 
 
 # titles of address, which no page writes before its own title, by the gender they give; "Old",
@@ -292,7 +301,8 @@ _FOLDED_WORD = re.compile(r"\w+")
 def initial_pairs(mention: str) -> List[Tuple[str, str, bool]]:
     """``(letter, name word, initial first)`` of each initial of the mention written beside a
     name word: ``("l", "ambros", True)`` for "L. Ambros", ``("p", "ruth", False)`` for "Ruth P."
-    (the name word after the initial when there is one)."""
+    (the name word after the initial when there is one). A word with a full stop beside it is
+    no name word for the initial ("Pe. A. R. Viana": "Pe." is a title, :func:`dotted_title`)."""
     words = mention.split()
     pairs = []
     for i, word in enumerate(words):
@@ -300,7 +310,7 @@ def initial_pairs(mention: str) -> List[Tuple[str, str, bool]]:
             continue
         for j, first in ((i + 1, True), (i - 1, False)):
             named = list(name_words(words[j])) if 0 <= j < len(words) else []
-            if named and not _INITIAL.fullmatch(words[j]):
+            if named and not words[j].endswith("."):
                 pairs.append((fold(word[0]), named[-1 if first else 0][0], first))
                 break
     return pairs

@@ -83,6 +83,12 @@ def test_an_abbreviated_word_is_written_by_a_word_holding_its_letters_in_order()
     assert unwritten_names("Rt. Corrander", {"port", "corrander"}) == {"rt"}  # "r..t" in "port"
     # written in full, a short word is not an abbreviation
     assert unwritten_names("Ptolem Corrander", {"port", "corrander"}) == {"ptolem"}
+    # a capitalised word of three to five letters with no vowel is one too (round 36)
+    assert unwritten_names("Amdebirhan Bldg", {"amdebirhan", "building"}) == set()
+    assert unwritten_names("Jln Loke", {"jalan", "loke"}) == set()
+    assert unwritten_names("Amdebirhan Bldg", {"amdebirhan", "house"}) == {"bldg"}
+    assert unwritten_names("PGC", {"petrusiak", "grain", "company"}) == {"pgc"}  # an acronym
+    assert unwritten_names("Blgd Corrander", {"building", "corrander"}) == {"blgd"}  # out of order
 
 
 def test_a_person_mention_shortening_an_earlier_one_points_to_the_latest():
@@ -118,6 +124,8 @@ def test_initials_beside_a_name_word_by_hand():
     assert initial_pairs("L. Ambros") == [("l", "ambros", True)]
     assert initial_pairs("Ruth P.") == [("p", "ruth", False)]
     assert initial_pairs("Dr J. R. Tolkien") == [("r", "tolkien", True)]  # J. has no name beside
+    # a dotted title beside an initial is no name of it, as when the tokenizer splits its stop
+    assert initial_pairs("Pe. A. R. Viana") == initial_pairs("Pe . A. R. Viana")
     assert initial_pairs("Mr. Smith") == initial_pairs("A.") == initial_pairs("L Ambros") == []
     assert writes_initial("Ludovic Ambros, father of Clara Ambros", ("l", "ambros", True))
     assert writes_initial("as L. Ambros wrote", ("l", "ambros", True))  # the same initial
