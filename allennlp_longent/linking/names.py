@@ -275,14 +275,16 @@ def untitled(mention: str) -> str:
     return " ".join(words)
 
 
-# the last word of a name that abbreviates a street word ("Pellow St", "Mill Rd."); a first "St"
-# is "Saint" ("St Ida's") and is left as written
+# the last word of a name that abbreviates a street word ("Pellow St", "Mill Rd.", "Kirov Str.");
+# a first "St" is "Saint" ("St Ida's") and is left as written
 STREET_WORDS = {"st": "Street", "rd": "Road", "ave": "Avenue", "sq": "Square", "ln": "Lane",
-                "blvd": "Boulevard"}
-# and one that abbreviates a word of a firm's or an institution's name ("Harrowfield Iron Co.")
+                "blvd": "Boulevard", "str": "Street", "hwy": "Highway"}
+# and one that abbreviates a word of a firm's, an institution's or a building's name
+# ("Harrowfield Iron Co."; round 36: "Jct", "Stn", "Bldg", as English writes them)
 NAME_END_WORDS = {**STREET_WORDS, "co": "Company", "corp": "Corporation", "bros": "Brothers",
                   "univ": "University", "inst": "Institute", "assn": "Association",
-                  "dept": "Department"}
+                  "dept": "Department", "jct": "Junction", "stn": "Station",
+                  "bldg": "Building"}
 
 
 def spelled_out(mention: str) -> str:

@@ -311,6 +311,9 @@ def test_a_mention_that_is_one_candidates_bare_title_puts_it_first():
     ranked = [{"id": i} for i in "secjpma"]
     assert [spelled_out(m) for m in ("Pellow St.", "Pellow st", "St Ida", "Ada")] == [
         "Pellow Street", "Pellow Street", "St Ida", "Ada"]
+    # round 36: "Str.", "Jct", "Stn" and "Bldg" as English writes them
+    assert [spelled_out(m) for m in ("Kirov Str.", "Ntabazwe Jct", "Amdebirhan Bldg")] == [
+        "Kirov Street", "Ntabazwe Junction", "Amdebirhan Building"]
     assert [c["id"] for c in title_order("St Ida's Church", ranked, titles.get, 4)] == list(
         "csejpma")
     assert [c["id"] for c in title_order("josiah pellow", ranked, titles.get, 4)] == list(
