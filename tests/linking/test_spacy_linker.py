@@ -328,24 +328,28 @@ def test_the_unwritten_name_rule_from_the_pipeline_config(tmp_path):
 
 
 def test_an_abbreviation_keeps_the_full_stop_the_tokenizer_splits_off(tmp_path):
-    """spaCy splits the full stop off "Str." (a word its exceptions lack); the name rules read
-    it back on the word, so "Str." abbreviates "Street" and the span is the street, while "Str"
-    without the stop is a name word no page writes (round 36)."""
+    """spaCy splits the full stop off "Hnos." and "Str." (words its exceptions lack); the query
+    puts it back on the word, so the name rules read an abbreviation ("Str." is Street) where
+    they had read "Str" and "." (round 36)."""
+    from allennlp_longent.linking.spacy_component import _context_words
+
+    doc = spacy.blank("en")("The strike closed Minera Ocádiz y Hnos. that year .")
+    span = doc[3:8]
+    assert [t.text for t in span] == ["Minera", "Ocádiz", "y", "Hnos", "."]
+    words, start, end = _context_words(doc, span, 3)
+    assert words[start : end + 1] == ("Minera", "Ocádiz", "y", "Hnos.")
+    assert words[:start] == ("The", "strike", "closed")
+    assert words[end + 1 :] == ("that", "year", ".")
+
     kb = _saved_kb(tmp_path, [
         Entity("S", "Tsverikashvili Street", "Tsverikashvili Street is a street of stone houses ."),
         Entity("H", "Tsverikashvili House", "Tsverikashvili House is a mansion on the square .")])
-
-    def linked(name):
-        nlp = spacy.blank("en")
-        nlp.add_pipe("entity_ruler").add_patterns([{"label": "FAC", "pattern": name}])
-        nlp.add_pipe("longent_linker", config={"kb": str(kb), "unwritten_nil": True})
-        doc = nlp(f"They lived on {name} for years .")
-        stop = ["."] if name.endswith(".") else []
-        assert [t.text for t in doc.ents[0]] == ["Tsverikashvili", "Str"] + stop
-        return [(e.text, e.kb_id_) for e in doc.ents]
-
-    assert linked("Tsverikashvili Str.") == [("Tsverikashvili Str.", "S")]
-    assert linked("Tsverikashvili Str") == [("Tsverikashvili Str", NIL)]
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns([{"label": "FAC", "pattern": "Tsverikashvili Str."}])
+    nlp.add_pipe("longent_linker", config={"kb": str(kb), "unwritten_nil": True})
+    doc = nlp("They lived on Tsverikashvili Str. for years .")
+    assert [t.text for t in doc.ents[0]] == ["Tsverikashvili", "Str", "."]
+    assert [(e.text, e.kb_id_) for e in doc.ents] == [("Tsverikashvili Str.", "S")]
 
 
 def test_a_person_span_that_shortens_an_earlier_one_takes_its_link(tmp_path):
