@@ -322,7 +322,7 @@ def writes_initial(text: str, pair: Tuple[str, str, bool]) -> bool:
     """Whether ``text`` writes a word starting with the pair's letter just before (initial
     first) or after its name word: the name, or the same initial (module docstring)."""
     letter, name, first = pair
-    words = _folded_words(text)
+    words = folded_words(text)
     step = -1 if first else 1
     # the neighbour is the name ("Ludovic") or the same initial
     return any(word == name and 0 <= i + step < len(words) and words[i + step][:1] == letter
@@ -330,7 +330,7 @@ def writes_initial(text: str, pair: Tuple[str, str, bool]) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
-def _folded_words(text: str) -> Tuple[str, ...]:
+def folded_words(text: str) -> Tuple[str, ...]:
     """A page's or title's words in order, folded (read once per text)."""
     return tuple(_FOLDED_WORD.findall(fold(text)))
 
@@ -623,7 +623,7 @@ _SKIPPABLE = PARTICLES | LEGAL_FORMS | {"the", "of", "and", "for", "i", "in", "o
 @lru_cache(maxsize=1 << 16)
 def _title_words(title: str) -> Tuple[str, ...]:
     """A title's folded words, its qualifier and possessive "'s" left out."""
-    return _folded_words(re.sub(r"['\u2019]s\b", "", bare_title(title)))
+    return folded_words(re.sub(r"['\u2019]s\b", "", bare_title(title)))
 
 
 def _skippable(word: str) -> bool:
@@ -757,4 +757,4 @@ def _short_written(mention: str, entities: Iterable["Entity"]) -> bool:
         pieces = abbreviation_pieces(word)
         if pieces is not None or len(mention.split()) == 1:
             short.update(_FOLDED_WORD.findall(fold(word)))
-    return any(short & set(_folded_words(f"{e.title}. {e.description}")) for e in entities)
+    return any(short & set(folded_words(f"{e.title}. {e.description}")) for e in entities)

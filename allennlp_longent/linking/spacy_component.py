@@ -818,7 +818,7 @@ def _next_word(span: Span) -> Optional[str]:
 def _context_words(doc: Doc, span: Span, reach: int) -> Tuple[Tuple[str, ...], int, int]:
     """The non-space tokens within ``reach`` words of ``span`` (the span's with a full stop that
     the tokenizer split off a word put back on it, so that the name rules read an abbreviation
-    as one: "Str." and "Hnos." are abbreviated, "Str" is not; and with a street abbreviation
+    as one: "Hnos." is abbreviated, "Hnos" and "." are not; and with a street abbreviation
     written out: :func:`~allennlp_longent.linking.names.spelled_out`), and the span's inclusive
     offsets.
 

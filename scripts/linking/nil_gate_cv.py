@@ -15,22 +15,17 @@ left out in ``--folds`` blocks of the dump's order.
 """
 import argparse
 import json
-import re
 from pathlib import Path
 from typing import List, Tuple
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from allennlp_longent.linking.candidates.bm25 import fold
 from allennlp_longent.linking.cascade import sign_test
+from allennlp_longent.linking.names import folded_words
 
 LABELS = ("PERSON", "ORG", "GPE", "LOC", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART", "NORP")
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
-
-
-def _words(text: str) -> set:
-    return set(re.findall(r"\w+", fold(text)))
 
 
 def features(record: dict) -> List[float]:
@@ -38,12 +33,12 @@ def features(record: dict) -> List[float]:
     candidates = record["candidates"]
     top = next((c for c in candidates if c["id"] == record["found"]), candidates[0])
     probabilities = sorted((c.get("probability", 1.0) for c in candidates), reverse=True)
-    span, title = _words(record["text"]), _words(top["title"])
+    span, title = set(folded_words(record["text"])), set(folded_words(top["title"]))
     return [top.get("probability", 1.0), probabilities[1] if len(probabilities) > 1 else 0.0,
             top.get("score", 0.0), float(bool(top.get("exact_title"))), float(len(candidates)),
             float(len(span)), float(record["text"][:1].islower()),
             len(span & title) / max(1, len(span)), float(span <= title), float(bool(span & title)),
-            float(sum(1 for c in candidates if _words(c["title"]) & span))
+            float(sum(1 for c in candidates if span.intersection(folded_words(c["title"]))))
             ] + [float(record["label"] == label) for label in LABELS]
 
 
