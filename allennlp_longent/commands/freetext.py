@@ -63,8 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         default=True, help="longent_linker's name_coreference in every row but "
                         "the first (default: on, as the component's)")
     parser.add_argument("--label-agreement", action=argparse.BooleanOptionalAction,
-                        default=True, help="longent_linker's label_agreement in every row but "
-                        "the first (default: on, as the component's)")
+                        default=None, help="longent_linker's label_agreement in every row but "
+                        "the first (default: as the component's, on with --labels annotated, "
+                        "off with --labels ner)")
     parser.add_argument("--article-agreement", action=argparse.BooleanOptionalAction,
                         default=True, help="longent_linker's article_agreement in every row but "
                         "the first (default: on, as the component's)")

@@ -170,7 +170,7 @@ def save_kb(entities: Sequence[Entity], kb_dir: Path) -> Path:
 def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[float] = None,
                    unwritten_nil: Optional[bool] = None, nil_option: Optional[bool] = None,
                    name_coreference: bool = True,
-                   label_agreement: bool = True, article_agreement: bool = True,
+                   label_agreement: Optional[bool] = None, article_agreement: bool = True,
                    name_agreement: bool = True, descriptors: bool = True,
                    labels: str = "ner") -> Linker:
     """``longent_linker`` as a spaCy user adds it: retrieval alone (no ``model``) or the
@@ -178,7 +178,8 @@ def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[f
     ``unwritten_nil`` sets that rule (None: the archive's, off without one); ``nil_option``
     whether the archive's NIL option takes part (None: as calibrated for free text);
     ``name_coreference``, ``label_agreement``, ``article_agreement``, ``name_agreement`` and
-    ``descriptors`` the component's rules (on by default); ``labels`` where the spans' labels
+    ``descriptors`` the component's rules (on by default; ``label_agreement`` None: as the
+    component decides from ``labels``); ``labels`` where the spans' labels
     come from (``"ner"`` or ``"annotated"``: :mod:`allennlp_longent.linking.label_conflict`)."""
     import spacy
 
