@@ -278,9 +278,11 @@ def test_the_free_text_sweep_links_as_the_component_does_at_each_setting(linker_
     assert sorted(outcomes) == [(w, nil) for w in (0.0, 0.5, 1.0) for nil in (False, True)]
     kb = save_kb(data.entities, tmp_path / "kb")
     for (weight, nil), right in outcomes.items():
-        # the archive's choice, and the component's nil_option overriding the other archive's
-        for linker in (longent_linker(kb, archives[nil], weight=weight),
-                       longent_linker(kb, archives[not nil], weight=weight, nil_option=nil)):
+        # the archive's choice, and the component's nil_option overriding the other archive's;
+        # the set's labels are hand-set, as the sweep reads them
+        for linker in (longent_linker(kb, archives[nil], weight=weight, labels="annotated"),
+                       longent_linker(kb, archives[not nil], weight=weight, nil_option=nil,
+                                      labels="annotated")):
             found = evaluate(data, {"w": linker})["w"][2]
             assert right == [f == g for f, g in zip(found, data.gold())]
         assert len(right) == 6
