@@ -89,7 +89,7 @@ LABEL_SOURCES = ("ner", "annotated")  # the `labels` key: a statistical NER's or
 # whether the label rules (`label_agreement`) are on when the config leaves them to the labels'
 # source: a small NER's labels of invented names mislead them more often than they help (round
 # 37: on the 67 free-text dev sets with en_core_web_sm's labels, 12,682 of 15,273 spans right
-# with the rules, 12,944 without; 51 sets gained, 12 lost; docs/linking.md)
+# with the rules, 12,924 without; 50 sets gained, 14 lost; docs/linking.md)
 LABELS_TRUSTED = {"ner": False, "annotated": True}
 logger = logging.getLogger(__name__)
 
