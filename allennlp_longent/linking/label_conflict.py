@@ -14,7 +14,8 @@ no evidence of anything; what to do instead depends on whom to believe:
   base: NIL ("Aboasa" labelled LOC is a beach, not the Aboasa canoe disaster). A label from a
   statistical NER (``labels="ner"``, spaCy's) is the likelier mistake: the likeliest candidate
   goes back first, marked ``name_over_label`` ("Qhispi Urqu" labelled PERSON by en_core_web_sm
-  is the song).
+  is the song). Since round 37 the spaCy component runs this rule with a NER's labels only when
+  its ``label_agreement`` is turned on.
 
 A first candidate that :func:`~allennlp_longent.linking.kinds.definition_order` put there for being
 an event, a work or a vehicle, as the span's label says, meets the same test: when the likeliest
