@@ -86,11 +86,6 @@ if TYPE_CHECKING:  # imported where used: spaCy loads this module for every pipe
 
 NIL = "NIL"  # allennlp_longent.linking.cascade.NIL, without importing it at spaCy's start-up
 LABEL_SOURCES = ("ner", "annotated")  # the `labels` key: a statistical NER's or a person's hand
-# whether the label rules (`label_agreement`) are on when the config leaves them to the labels'
-# source: a small NER's labels of invented names mislead them more often than they help (round
-# 37: on the 67 free-text dev sets with en_core_web_sm's labels, 12,682 of 15,273 spans right
-# with the rules, 12,924 without; 50 sets gained, 14 lost; docs/linking.md)
-LABELS_TRUSTED = {"ner": False, "annotated": True}
 logger = logging.getLogger(__name__)
 
 SKIP_LABELS = ["DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"]
@@ -185,7 +180,7 @@ def make_longent_linker(
     ``label_agreement``: among the first ``rerank_k`` candidates, those whose page's pronouns
     clash with the span's label (:mod:`allennlp_longent.linking.kinds`) go after the others, and
     for a common-noun span those whose page defines their entity by its noun go first (None:
-    on with hand-set labels, off with a NER's, :data:`LABELS_TRUSTED`);
+    on with hand-set labels, off with a NER's: :attr:`LongentLinker.annotated`);
     ``labels``: where the spans' labels come from, ``"ner"`` (a statistical NER such as spaCy's)
     or ``"annotated"`` (set by hand), which decides whom to believe when the label and the name
     point to different pages (:mod:`allennlp_longent.linking.label_conflict`,
@@ -265,9 +260,12 @@ class LongentLinker:
         self.unwritten_nil = unwritten_nil
         self.nil_option = nil_option
         self.name_coreference = name_coreference
-        self.label_agreement = (LABELS_TRUSTED[labels] if label_agreement is None
-                                else label_agreement)
         self.labels = labels
+        # left to the labels' source, the label rules trust hand-set labels only: a small NER's
+        # labels of invented names mislead them more often than they help (round 37: on the 67
+        # free-text dev sets with en_core_web_sm's labels, 12,682 of 15,273 spans right with the
+        # rules, 12,924 without; 50 sets gained, 14 lost; docs/linking.md)
+        self.label_agreement = self.annotated if label_agreement is None else label_agreement
         self.article_agreement = article_agreement
         self.name_agreement = name_agreement
         self.descriptors = descriptors
