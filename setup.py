@@ -86,7 +86,7 @@ setup(
         ],
         "spacy_factories": [
             "longent_linker=allennlp_longent.linking.spacy_component:make_longent_linker",
-            "longent_kb_ruler=allennlp_longent.linking.kb_ruler:make_kb_ruler",
+            "longent_mentions=allennlp_longent.linking.mentions:make_mentions",
         ],
     },
 )

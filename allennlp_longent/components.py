@@ -4,6 +4,6 @@ allennlp_longent`` and ``.allennlp_plugins`` do. It also makes ``allennlp train`
 with a misspelled key (:mod:`allennlp_longent.config_check`)."""
 
 from allennlp_longent import config_check, registered  # noqa: F401
-from allennlp_longent.linking import kb_ruler, spacy_component  # noqa: F401
+from allennlp_longent.linking import mentions, spacy_component  # noqa: F401
 
 config_check.install()

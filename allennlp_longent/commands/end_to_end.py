@@ -3,12 +3,14 @@
 Each set (a folder with ``kb.jsonl`` and ``paragraphs.jsonl``, as for ``longent freetext``) goes
 through a spaCy pipeline (``--pipeline``, en_core_web_sm by default) once; its entities are then
 linked by retrieval alone and, with ``--model``, by the cascade as the ``longent_linker``
-component runs it with a NER's labels, each on the NER's spans and on the NER's spans with the
-knowledge base's titles it missed (``longent_kb_ruler``). A row gives precision over the links to
-the knowledge base and recall over the set's spans that name one of its entities, a link right
-only at exactly the gold offsets, with 95 % Wilson intervals, F1, and how many gold spans the
-docs hold at all (:mod:`allennlp_longent.linking.end_to_end`). Exits 1 when ``--require`` names a
-row whose F1 over all the sets is not above the first row's.
+component runs it with a NER's labels, each on the NER's spans and on the spans the
+``longent_mentions`` component makes of them (a leading "the" and a trailing possessive taken
+off, the knowledge base's titles the NER missed added; ``--no-trim`` and ``--no-titles`` leave
+either out). A row gives precision over the links to the knowledge base and recall over the set's
+spans that name one of its entities, a link right only at exactly the gold offsets, with 95 %
+Wilson intervals, F1, and how many gold spans the docs hold at all
+(:mod:`allennlp_longent.linking.end_to_end`). Exits 1 when ``--require`` names a row whose F1 over
+all the sets is not above the first row's.
 """
 
 import argparse
@@ -35,6 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--model", help="a cascade_linker archive (longent calibrate)")
     parser.add_argument("--pipeline", default=DEFAULT_PIPELINE,
                         help="spaCy pipeline (package or path) whose NER gives the spans")
+    parser.add_argument("--trim", action=argparse.BooleanOptionalAction, default=True,
+                        help="longent_mentions' trim (default: on)")
+    parser.add_argument("--titles", action=argparse.BooleanOptionalAction, default=True,
+                        help="longent_mentions' titles (default: on)")
     parser.add_argument("--require", help="a row's name that must beat the first row's F1 "
                         "over all the sets (exit 1 otherwise)")
     parser.set_defaults(func=reporting_errors(run))
@@ -52,7 +58,7 @@ def run(args: argparse.Namespace) -> None:
         raise CommandError(f"--require {args.require!r}: no such row (rows: {names})")
     import spacy
 
-    from allennlp_longent.linking import kb_ruler, spacy_component  # noqa: F401 (factories)
+    from allennlp_longent.linking import mentions, spacy_component  # noqa: F401 (factories)
     from allennlp_longent.linking.end_to_end import (
         HEADER,
         SpanCounts,
@@ -73,7 +79,7 @@ def run(args: argparse.Namespace) -> None:
             print(f"\n{directory}: {len(data.paragraphs)} paragraphs, {len(data.entities)} "
                   f"entities, {sum(len(d.ents) for d in docs)} entities found by {args.pipeline}")
             print(HEADER)
-            for name, stages in systems(str(kb_dir), args.model).items():
+            for name, stages in systems(str(kb_dir), args.model, args.trim, args.titles).items():
                 counts = score(run_stages(docs, stages), data.paragraphs)
                 print(counts.row(name), flush=True)
                 totals.setdefault(name, SpanCounts())

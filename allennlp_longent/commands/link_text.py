@@ -3,7 +3,9 @@
 Each non-empty line of the input is one text; each gives one JSON line
 ``{line, text, entities: [{text, start_char, end_char, label, kb_id, score, probability,
 candidates}]}``; ``--html OUT.html`` also writes them as one page in displaCy's entity style.
-Spans come from a spaCy pipeline's ``doc.ents`` (or a span group) and are
+Spans come from a spaCy pipeline's ``doc.ents`` (or a span group), made into names by the
+``longent_mentions`` component (a leading "the" and a trailing possessive taken off, the knowledge
+base's titles the NER missed added; ``--no-mentions`` leaves the NER's spans as they are), and are
 linked by the ``longent_linker`` component.
 """
 
@@ -43,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--pipeline", default=DEFAULT_PIPELINE, help="spaCy pipeline (package or path) for spans"
     )
     parser.add_argument("--spans-key", help="link doc.spans[KEY] instead of doc.ents")
+    parser.add_argument("--mentions", action=argparse.BooleanOptionalAction, default=True,
+                        help="trim the NER's spans to names and add the knowledge base's titles "
+                        "it missed (longent_mentions; default: on; not with --spans-key)")
     parser.add_argument("--top-k", type=int, default=64, help="retrieved candidates per span")
     parser.add_argument("--calibration", help=argparse.SUPPRESS)  # old; refused
     parser.add_argument("--threshold", type=float, help="NIL below this probability (default: "
@@ -77,6 +82,10 @@ def run(args: argparse.Namespace) -> None:
         "doc.ents" in nlp.get_pipe_meta(name).assigns for name in nlp.pipe_names
     ):
         raise ValueError(f"pipeline {args.pipeline!r} has no component that sets doc.ents")
+    if args.mentions and args.spans_key is None:
+        from allennlp_longent.linking import mentions  # noqa: F401 (the factory)
+
+        nlp.add_pipe("longent_mentions", config={"kb": args.kb})
     nlp.add_pipe(
         "longent_linker",
         config={

@@ -21,13 +21,13 @@ if TYPE_CHECKING:
     from allennlp_longent.linking.freetext import Paragraph
 
 Stage = Callable[["Doc"], "Doc"]
-RETRIEVAL, RETRIEVAL_TITLES = "NER spans, retrieval alone", "NER + KB titles, retrieval alone"
-CASCADE, CASCADE_TITLES = "NER spans, cascade", "NER + KB titles, cascade"
+RETRIEVAL, RETRIEVAL_MENTIONS = "NER spans, retrieval alone", "longent_mentions, retrieval alone"
+CASCADE, CASCADE_MENTIONS = "NER spans, cascade", "longent_mentions, cascade"
 
 
 def system_names(model: bool) -> List[str]:
     """The rows of :func:`systems`, with and without a cascade archive."""
-    return [RETRIEVAL, RETRIEVAL_TITLES] + ([CASCADE, CASCADE_TITLES] if model else [])
+    return [RETRIEVAL, RETRIEVAL_MENTIONS] + ([CASCADE, CASCADE_MENTIONS] if model else [])
 
 
 @dataclass
@@ -97,24 +97,28 @@ def run_stages(docs: Sequence["Doc"], stages: Sequence[Stage]) -> List["Doc"]:
     return out
 
 
-def systems(kb_dir: str, model: Optional[str]) -> Dict[str, List[Stage]]:
+def systems(kb_dir: str, model: Optional[str], trim: bool = True, titles: bool = True
+            ) -> Dict[str, List[Stage]]:
     """The systems a table compares: retrieval alone and, with ``model``, the cascade as a
-    spaCy user gets it (``labels="ner"``), each on the NER's spans and on the NER's spans with
-    the knowledge base's titles it missed (:mod:`allennlp_longent.linking.kb_ruler`)."""
+    spaCy user gets it (``labels="ner"``), each on the NER's spans and on the spans
+    ``longent_mentions`` makes of them with ``trim`` and ``titles``
+    (:mod:`allennlp_longent.linking.mentions`)."""
     import spacy
 
     nlp = spacy.blank("en")
-    ruler = nlp.add_pipe("longent_kb_ruler", config={"kb": kb_dir})
+    mentions = nlp.add_pipe("longent_mentions",
+                            config={"kb": kb_dir, "trim": trim, "titles": titles})
     rules_off = {"name_coreference": False, "label_agreement": False,
                  "article_agreement": False, "name_agreement": False, "descriptors": False}
     retrieval = spacy.blank("en").add_pipe(
         "longent_linker", config={"kb": kb_dir, "labels": "ner", **rules_off})
-    found: Dict[str, List[Stage]] = {RETRIEVAL: [retrieval], RETRIEVAL_TITLES: [ruler, retrieval]}
+    found: Dict[str, List[Stage]] = {RETRIEVAL: [retrieval],
+                                     RETRIEVAL_MENTIONS: [mentions, retrieval]}
     if model is not None:
         cascade = spacy.blank("en").add_pipe(
             "longent_linker", config={"kb": kb_dir, "model": model, "labels": "ner"})
         found[CASCADE] = [cascade]
-        found[CASCADE_TITLES] = [ruler, cascade]
+        found[CASCADE_MENTIONS] = [mentions, cascade]
     return found
 
 

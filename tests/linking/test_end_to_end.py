@@ -53,15 +53,15 @@ def test_counts_add_up_and_a_doc_count_must_match():
         score([_doc([])], [_paragraph(), _paragraph()])
 
 
-def test_command_links_what_the_ner_finds_with_and_without_the_kb_titles(tmp_path, capsys):
+def test_command_links_what_the_ner_finds_with_and_without_longent_mentions(tmp_path, capsys):
     from allennlp_longent.commands.cli import main
 
     _tiny_set(tmp_path)
     main(["end-to-end", str(tmp_path)])
     rows = {line.split("  ")[1].strip(): line.split() for line in capsys.readouterr().out
             .splitlines() if "retrieval alone" in line}
-    assert set(rows) == {"NER spans, retrieval alone", "NER + KB titles, retrieval alone"}
-    with_titles = rows["NER + KB titles, retrieval alone"]
+    assert set(rows) == {"NER spans, retrieval alone", "longent_mentions, retrieval alone"}
+    with_titles = rows["longent_mentions, retrieval alone"]
     # every title the set's paragraph writes is an entity of the doc: Edda Ambrell and the
     # two Gullhavens (the town and the riot named after it, gold 1 of 2 at the same offsets)
     found, gold = map(int, with_titles[-1].split("/"))

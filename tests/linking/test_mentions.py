@@ -1,13 +1,13 @@
-"""The ``longent_kb_ruler`` component: the knowledge base's titles where the NER found nothing."""
+"""The ``longent_mentions`` component: NER spans trimmed to names, the KB titles it missed."""
 
 import json
 
 import pytest
 import spacy
 
-from allennlp_longent.linking import kb_ruler  # noqa: F401 (registers the factory)
-from allennlp_longent.linking.kb_ruler import DEFAULT_LABEL, kb_patterns, written_title
+from allennlp_longent.linking import mentions  # noqa: F401 (registers the factory)
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
+from allennlp_longent.linking.mentions import DEFAULT_LABEL, kb_patterns, written_title
 
 ENTITIES = [
     Entity("w", "Liss Corrander", "Liss Corrander is a lamp-maker of the isles. She was born in "
@@ -22,13 +22,13 @@ ENTITIES = [
 ]
 
 
-def _pipeline(tmp_path, ner_patterns):
+def _pipeline(tmp_path, ner_patterns, **config):
     KnowledgeBase.add(kb := KnowledgeBase(), ENTITIES)
     kb.save(tmp_path / "kb")
     nlp = spacy.blank("en")
     if ner_patterns:  # an entity ruler stands in for a NER
         nlp.add_pipe("entity_ruler", name="ner").add_patterns(ner_patterns)
-    nlp.add_pipe("longent_kb_ruler", config={"kb": str(tmp_path / "kb")})
+    nlp.add_pipe("longent_mentions", config={"kb": str(tmp_path / "kb"), **config})
     return nlp
 
 
@@ -58,7 +58,7 @@ def test_of_two_overlapping_titles_the_longer_is_kept(tmp_path):
     nlp = _pipeline(tmp_path, [])
     KnowledgeBase.add(kb := KnowledgeBase(), ENTITIES + [Entity("x", "Corrander", "A family.")])
     kb.save(tmp_path / "kb2")
-    nlp.replace_pipe("longent_kb_ruler", "longent_kb_ruler", config={"kb": str(tmp_path / "kb2")})
+    nlp.replace_pipe("longent_mentions", "longent_mentions", config={"kb": str(tmp_path / "kb2")})
     ents = [(e.text, e.start_char) for e in nlp("Port Corrander and Corrander.").ents]
     assert ents == [("Port Corrander", 0), ("Corrander", 19)]
 
@@ -68,7 +68,7 @@ def test_a_saved_pipeline_keeps_its_titles_without_the_kb(tmp_path):
     text = "Hollis Dray came home to Port Corrander."
     before = [(e.text, e.label_) for e in nlp(text).ents]
     nlp.to_disk(tmp_path / "pipeline")
-    assert json.loads((tmp_path / "pipeline" / "longent_kb_ruler" / "patterns.json").read_text())
+    assert json.loads((tmp_path / "pipeline" / "longent_mentions" / "patterns.json").read_text())
     for path in (tmp_path / "kb").rglob("*"):
         if path.is_file():
             path.unlink()
@@ -78,6 +78,32 @@ def test_a_saved_pipeline_keeps_its_titles_without_the_kb(tmp_path):
 
 def test_without_a_kb_the_ruler_says_what_to_pass():
     nlp = spacy.blank("en")
-    nlp.add_pipe("longent_kb_ruler")
+    nlp.add_pipe("longent_mentions")
     with pytest.raises(ValueError, match="config=.*'kb'"):
         nlp("Port Corrander.")
+
+
+def test_an_article_and_a_possessive_come_off_unless_the_span_is_a_title(tmp_path):
+    text = "The Hollis Dray's boat met the Port Corrander pilots and The Gullhaven Gazette's man."
+    ner = [{"label": "PERSON", "pattern": "The Hollis Dray's"},
+           {"label": "ORG", "pattern": "the Port Corrander pilots"},
+           {"label": "ORG", "pattern": "The Gullhaven Gazette"}, {"label": "ORG", "pattern": "the"}]
+    KnowledgeBase.add(kb := KnowledgeBase(), [Entity("g", "The Gullhaven Gazette", "A paper.")])
+    kb.save(tmp_path / "gazette")
+    found = {}
+    for trim, titles in ((True, False), (False, False)):
+        nlp = spacy.blank("en")
+        nlp.add_pipe("entity_ruler", name="ner").add_patterns(ner)
+        nlp.add_pipe("longent_mentions", config={"kb": str(tmp_path / "gazette"), "trim": trim,
+                                                 "titles": titles})
+        found[trim] = [(e.text, e.label_) for e in nlp(text).ents]
+    assert found[False] == [("The Hollis Dray's", "PERSON"), ("the Port Corrander pilots", "ORG"),
+                            ("The Gullhaven Gazette", "ORG")]
+    assert found[True] == [("Hollis Dray", "PERSON"), ("Port Corrander pilots", "ORG"),
+                           ("The Gullhaven Gazette", "ORG")]
+
+
+def test_titles_are_left_out_when_turned_off(tmp_path):
+    nlp = _pipeline(tmp_path, [{"label": "PERSON", "pattern": "the Hollis Dray"}], titles=False)
+    ents = [e.text for e in nlp("the Hollis Dray sailed from Port Corrander.").ents]
+    assert ents == ["Hollis Dray"]
