@@ -57,9 +57,9 @@ def title_label(entity: "Entity", label: str = DEFAULT_LABEL) -> str:
 def written_title(title: str) -> Optional[str]:
     """The title as a text writes it: without its bracketed qualifier; None when no word of it is
     capitalised (a common noun is no name to mark)."""
-    title = " ".join(title.split())
-    if title.endswith(")") and " (" in title:
-        title = title[: title.rindex(" (")].strip()
+    from allennlp_longent.linking.candidates.bm25 import unqualified
+
+    title = unqualified(title)
     return title if any(word[:1].isupper() for word in title.split()) else None
 
 

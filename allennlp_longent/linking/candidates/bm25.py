@@ -215,12 +215,17 @@ def plain_title(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def bare_title(text: str) -> str:
-    """:func:`plain_title` without a trailing ``(qualifier)``."""
-    text = plain_title(text)
+def unqualified(text: str) -> str:
+    """``text``, spaces collapsed, without a trailing ``(qualifier)``; case kept."""
+    text = " ".join(text.split())
     if text.endswith(")") and " (" in text:
         text = text[: text.rindex(" (")]
     return text
+
+
+def bare_title(text: str) -> str:
+    """:func:`plain_title` without a trailing ``(qualifier)``."""
+    return plain_title(unqualified(text))
 
 
 def qualifier_words(title: str) -> Set[str]:
