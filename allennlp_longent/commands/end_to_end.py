@@ -50,7 +50,15 @@ def run(args: argparse.Namespace) -> None:
         existing_dir(directory, "free-text set", "paragraphs.jsonl")
     if args.model is not None:
         model_archive(args.model)
-    from allennlp_longent.linking.end_to_end import system_names
+    from allennlp_longent.linking.end_to_end import (
+        HEADER,
+        SpanCounts,
+        ner_docs,
+        run_stages,
+        score,
+        system_names,
+        systems,
+    )
 
     names = system_names(args.model is not None)
     if args.require is not None and args.require not in names:
@@ -58,14 +66,6 @@ def run(args: argparse.Namespace) -> None:
     import spacy
 
     from allennlp_longent.linking import mentions, spacy_component  # noqa: F401 (factories)
-    from allennlp_longent.linking.end_to_end import (
-        HEADER,
-        SpanCounts,
-        ner_docs,
-        run_stages,
-        score,
-        systems,
-    )
     from allennlp_longent.linking.freetext import read_set, save_kb
 
     nlp = spacy.load(args.pipeline, exclude=["lemmatizer"])
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> None:
             print(f"\n{directory}: {len(data.paragraphs)} paragraphs, {len(data.entities)} "
                   f"entities, {sum(len(d.ents) for d in docs)} entities found by {args.pipeline}")
             print(HEADER)
-            for name, stages in systems(str(kb_dir), args.model, args.trim, args.titles).items():
+            for name, stages in systems(kb_dir, args.model, args.trim, args.titles).items():
                 counts = score(run_stages(docs, stages), data.paragraphs)
                 print(counts.row(name), flush=True)
                 totals.setdefault(name, SpanCounts())

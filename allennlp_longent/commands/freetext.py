@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> None:
         evaluate,
         longent_linker,
         read_set,
+        retrieval_linker,
         save_kb,
         spacy_peer_linker,
         table_rows,
@@ -123,9 +124,7 @@ def run(args: argparse.Namespace) -> None:
         for directory in args.sets:
             data = read_set(directory)
             kb_dir = save_kb(data.entities, scratch / data.name / "kb")
-            linkers = {RETRIEVAL: longent_linker(kb_dir, name_coreference=False,
-                                                 label_agreement=False, article_agreement=False,
-                                                 name_agreement=False, descriptors=False)}
+            linkers = {RETRIEVAL: retrieval_linker(kb_dir)}
             rules = {"name_coreference": args.name_coreference,
                      "label_agreement": args.label_agreement,
                      "article_agreement": args.article_agreement,

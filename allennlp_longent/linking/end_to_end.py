@@ -10,17 +10,21 @@ its link: the recall the linker could reach on those spans.
 """
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence
 
 from allennlp_longent.linking.evaluation import NIL, wilson
+from allennlp_longent.linking.freetext import (
+    Linker,
+    Paragraph,
+    longent_linker,
+    retrieval_linker,
+)
 
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
 
-    from allennlp_longent.linking.freetext import Paragraph
-
-Stage = Callable[["Doc"], "Doc"]
 RETRIEVAL, RETRIEVAL_MENTIONS = "NER spans, retrieval alone", "longent_mentions, retrieval alone"
 CASCADE, CASCADE_MENTIONS = "NER spans, cascade", "longent_mentions, cascade"
 
@@ -70,7 +74,7 @@ HEADER = (f"  {'system':<34}{'right/linked':>13}{'precision':>10} {'95 % interva
           f"{'right/gold':>12}{'recall':>8} {'95 % interval':<16}{'F1':>7}{'found':>12}")
 
 
-def score(docs: Sequence["Doc"], paragraphs: Sequence["Paragraph"]) -> SpanCounts:
+def score(docs: Sequence["Doc"], paragraphs: Sequence[Paragraph]) -> SpanCounts:
     """The counts of the linked ``docs`` against the gold spans of ``paragraphs``, in order."""
     counts = SpanCounts()
     if len(docs) != len(paragraphs):
@@ -86,42 +90,38 @@ def score(docs: Sequence["Doc"], paragraphs: Sequence["Paragraph"]) -> SpanCount
     return counts
 
 
-def run_stages(docs: Sequence["Doc"], stages: Sequence[Stage]) -> List["Doc"]:
+def run_stages(docs: Sequence["Doc"], stages: Sequence[Linker]) -> List["Doc"]:
     """Copies of ``docs`` (the NER's output, shared between systems) through ``stages``."""
-    out = []
-    for doc in docs:
-        doc = doc.copy()
-        for stage in stages:
-            doc = stage(doc)
-        out.append(doc)
+    out = [doc.copy() for doc in docs]
+    for stage in stages:
+        out = stage(out)
     return out
 
 
-def systems(kb_dir: str, model: Optional[str], trim: bool = True, titles: bool = True
-            ) -> Dict[str, List[Stage]]:
+def systems(kb_dir: Path, model: Optional[str], trim: bool = True, titles: bool = True
+            ) -> Dict[str, List[Linker]]:
     """The systems a table compares: retrieval alone and, with ``model``, the cascade as a
     spaCy user gets it (``labels="ner"``), each on the NER's spans and on the spans
     ``longent_mentions`` makes of them with ``trim`` and ``titles``
     (:mod:`allennlp_longent.linking.mentions`)."""
     import spacy
 
-    nlp = spacy.blank("en")
-    mentions = nlp.add_pipe("longent_mentions",
-                            config={"kb": kb_dir, "trim": trim, "titles": titles})
-    rules_off = {"name_coreference": False, "label_agreement": False,
-                 "article_agreement": False, "name_agreement": False, "descriptors": False}
-    retrieval = spacy.blank("en").add_pipe(
-        "longent_linker", config={"kb": kb_dir, "labels": "ner", **rules_off})
-    found: Dict[str, List[Stage]] = {RETRIEVAL: [retrieval],
-                                     RETRIEVAL_MENTIONS: [mentions, retrieval]}
+    component = spacy.blank("en").add_pipe(
+        "longent_mentions", config={"kb": str(kb_dir), "trim": trim, "titles": titles})
+
+    def mentions(docs: List["Doc"], batch_size: int = 32) -> List["Doc"]:
+        return [component(doc) for doc in docs]
+
+    retrieval = retrieval_linker(kb_dir)
+    found: Dict[str, List[Linker]] = {RETRIEVAL: [retrieval],
+                                      RETRIEVAL_MENTIONS: [mentions, retrieval]}
     if model is not None:
-        cascade = spacy.blank("en").add_pipe(
-            "longent_linker", config={"kb": kb_dir, "model": model, "labels": "ner"})
+        cascade = longent_linker(kb_dir, model, labels="ner")
         found[CASCADE] = [cascade]
         found[CASCADE_MENTIONS] = [mentions, cascade]
     return found
 
 
-def ner_docs(nlp: "Language", paragraphs: Sequence["Paragraph"]) -> List["Doc"]:
+def ner_docs(nlp: "Language", paragraphs: Sequence[Paragraph]) -> List["Doc"]:
     """The paragraphs through a spaCy pipeline (its NER gives the spans)."""
     return list(nlp.pipe(p.text for p in paragraphs))

@@ -194,6 +194,13 @@ def longent_linker(kb_dir: Path, model: Optional[str] = None, weight: Optional[f
     return lambda docs, batch_size=32: list(linker.pipe(docs, batch_size=batch_size))
 
 
+def retrieval_linker(kb_dir: Path) -> Linker:
+    """Retrieval alone (BM25 with its title field), each span on its own: :func:`longent_linker`
+    with no model and every rule off, the baseline row of every free-text table."""
+    return longent_linker(kb_dir, name_coreference=False, label_agreement=False,
+                          article_agreement=False, name_agreement=False, descriptors=False)
+
+
 def spacy_peer_linker(pipeline: Path, entities: Sequence[Entity], encoder: str) -> Linker:
     """spaCy's ``entity_linker`` trained by ``scripts/linking/train_spacy_peer.py``, over
     ``entities``

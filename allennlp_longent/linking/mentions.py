@@ -27,7 +27,7 @@ Placed after ``ner`` and before ``longent_linker``, this component
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Set, Tuple, Union
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
@@ -109,8 +109,8 @@ class Mentions:
         self.titles = titles
         self.label = label
         self._patterns: Optional[List[Tuple[str, str]]] = None
+        self._written: Optional[FrozenSet[str]] = None
         self._matcher: Optional[PhraseMatcher] = None
-        self._labels: List[str] = []
 
     @property
     def patterns(self) -> List[Tuple[str, str]]:
@@ -121,24 +121,35 @@ class Mentions:
                                  "(a folder written by `longent kb build`)")
             from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
-            self._patterns = kb_patterns(KnowledgeBase.load(self.kb_path).entities, self.label)
+            self._use(kb_patterns(KnowledgeBase.load(self.kb_path).entities, self.label))
         return self._patterns
+
+    @property
+    def written(self) -> FrozenSet[str]:
+        """The titles' texts (``trim`` leaves a span that is one of them as it is)."""
+        if self._written is None:
+            self._written = frozenset(text for text, _ in self.patterns)
+        return self._written
+
+    def _use(self, patterns: List[Tuple[str, str]]) -> None:
+        self._patterns = patterns
+        self._written = None
+        self._matcher = None
 
     def _matches(self, doc: Doc) -> List[Span]:
         if self._matcher is None:
+            patterns = self.patterns  # first: reading them resets the matcher
             matcher = PhraseMatcher(self.nlp.vocab)
-            self._labels = []
-            for number, (text, label) in enumerate(self.patterns):
-                matcher.add(str(number), [self.nlp.make_doc(text)])
-                self._labels.append(label)
+            for text, label in patterns:  # the label is the match's key
+                matcher.add(label, [self.nlp.make_doc(text)])
             self._matcher = matcher
-        return [Span(doc, start, end, label=self._labels[int(self.nlp.vocab.strings[key])])
-                for key, start, end in self._matcher(doc)]
+        strings = self.nlp.vocab.strings  # the doc's vocabulary may not hold the labels yet
+        return [Span(doc, start, end, label=strings[key]) for key, start, end in self._matcher(doc)]
 
     def __call__(self, doc: Doc) -> Doc:
         if self.trim:
-            written = {text for text, _ in self.patterns}
-            doc.set_ents([span if span.text in written else trimmed(span) for span in doc.ents])
+            doc.set_ents([span if span.text in self.written else trimmed(span)
+                          for span in doc.ents])
         if self.titles:
             taken = set()
             for ent in doc.ents:
@@ -156,6 +167,5 @@ class Mentions:
         (path / PATTERNS_FILE).write_text(json.dumps(self.patterns, ensure_ascii=False) + "\n")
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "Mentions":
-        self._patterns = [tuple(p) for p in json.loads((Path(path) / PATTERNS_FILE).read_text())]
-        self._matcher = None
+        self._use([tuple(p) for p in json.loads((Path(path) / PATTERNS_FILE).read_text())])
         return self
