@@ -5,10 +5,12 @@ through a spaCy pipeline (``--pipeline``, en_core_web_sm by default) once; its e
 linked by retrieval alone and, with ``--model``, by the cascade as the ``longent_linker``
 component runs it with a NER's labels, each on the NER's spans and on the spans the
 ``longent_mentions`` component makes of them (a leading "the" and a trailing possessive taken
-off, the knowledge base's titles the NER missed added; ``--no-trim`` and ``--no-titles`` leave
-either out). A row gives precision over the links to the knowledge base and recall over the set's
-spans that name one of its entities, a link right only at exactly the gold offsets, with 95 %
-Wilson intervals, F1, and how many gold spans the docs hold at all
+off, an entity widened over its whole word, a kind word after it and a title that holds it, and
+the knowledge base's titles and capitalised runs that write a title's name word added where the
+NER found nothing; ``--no-trim``, ``--no-titles``, ``--no-extend`` and ``--no-names`` leave each
+out). A row gives precision over the links to the knowledge base and recall over the set's spans
+that name one of its entities, a link right only at exactly the gold offsets, with 95 % Wilson
+intervals, F1, and how many gold spans the docs hold at all
 (:mod:`allennlp_longent.linking.end_to_end`). Exits 1 when ``--require`` names a row whose F1 over
 all the sets is not above the first row's.
 """
@@ -40,6 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="longent_mentions' trim (default: on)")
     parser.add_argument("--titles", action=argparse.BooleanOptionalAction, default=True,
                         help="longent_mentions' titles (default: on)")
+    parser.add_argument("--extend", action=argparse.BooleanOptionalAction, default=True,
+                        help="longent_mentions' extend (default: on)")
+    parser.add_argument("--names", action=argparse.BooleanOptionalAction, default=True,
+                        help="longent_mentions' names (default: on)")
     parser.add_argument("--require", help="a row's name that must beat the first row's F1 "
                         "over all the sets (exit 1 otherwise)")
     parser.set_defaults(func=reporting_errors(run))
@@ -78,7 +84,8 @@ def run(args: argparse.Namespace) -> None:
             print(f"\n{directory}: {len(data.paragraphs)} paragraphs, {len(data.entities)} "
                   f"entities, {sum(len(d.ents) for d in docs)} entities found by {args.pipeline}")
             print(HEADER)
-            for name, stages in systems(kb_dir, args.model, args.trim, args.titles).items():
+            for name, stages in systems(kb_dir, args.model, trim=args.trim, titles=args.titles,
+                                           extend=args.extend, names=args.names).items():
                 counts = score(run_stages(docs, stages), data.paragraphs)
                 print(counts.row(name), flush=True)
                 totals.setdefault(name, SpanCounts())

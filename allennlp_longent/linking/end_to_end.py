@@ -98,16 +98,16 @@ def run_stages(docs: Sequence["Doc"], stages: Sequence[Linker]) -> List["Doc"]:
     return out
 
 
-def systems(kb_dir: Path, model: Optional[str], trim: bool = True, titles: bool = True
+def systems(kb_dir: Path, model: Optional[str], **mentions_config: bool
             ) -> Dict[str, List[Linker]]:
     """The systems a table compares: retrieval alone and, with ``model``, the cascade as a
     spaCy user gets it (``labels="ner"``), each on the NER's spans and on the spans
-    ``longent_mentions`` makes of them with ``trim`` and ``titles``
-    (:mod:`allennlp_longent.linking.mentions`)."""
+    ``longent_mentions`` makes of them with ``mentions_config`` (``trim``, ``titles``,
+    ``extend``, ``names``: :mod:`allennlp_longent.linking.mentions`)."""
     import spacy
 
     component = spacy.blank("en").add_pipe(
-        "longent_mentions", config={"kb": str(kb_dir), "trim": trim, "titles": titles})
+        "longent_mentions", config={"kb": str(kb_dir), **mentions_config})
 
     def mentions(docs: List["Doc"], batch_size: int = 32) -> List["Doc"]:
         return [component(doc) for doc in docs]

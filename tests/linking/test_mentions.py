@@ -47,11 +47,41 @@ def test_the_label_is_the_pages_kind_and_neutral_when_two_pages_disagree():
 
 def test_titles_are_added_where_no_entity_overlaps_and_the_ner_spans_stay(tmp_path):
     text = "Hollis Dray took the Liss Corrander from Port Corrander past Wenna's harbour code."
-    nlp = _pipeline(tmp_path, [{"label": "GPE", "pattern": "Port"},
-                               {"label": "PERSON", "pattern": "Wenna"}])
-    ents = [(e.text, e.label_, e.start_char) for e in nlp(text).ents]
+    ner = [{"label": "GPE", "pattern": "Port"}, {"label": "PERSON", "pattern": "Wenna"}]
+    ents = [(e.text, e.label_, e.start_char)
+            for e in _pipeline(tmp_path, ner, extend=False)(text).ents]
     assert ents == [("Hollis Dray", "PERSON", 0), ("Liss Corrander", DEFAULT_LABEL, 21),
                     ("Port", "GPE", 41), ("Wenna", "PERSON", 61)]
+    # extend widens the NER's "Port" to the title that holds it, with the NER's label
+    ents = [(e.text, e.label_, e.start_char) for e in _pipeline(tmp_path, ner)(text).ents]
+    assert ents[2] == ("Port Corrander", "GPE", 41)
+
+
+def test_an_entity_inside_a_title_takes_the_label_the_page_gives(tmp_path):
+    nlp = _pipeline(tmp_path, [{"label": "GPE", "pattern": "Dray"}])
+    assert [(e.text, e.label_) for e in nlp("They met Hollis Dray.").ents] == [
+        ("Hollis Dray", "PERSON")]
+    # an entity wider than every title stays as it is
+    nlp = _pipeline(tmp_path, [{"label": "ORG", "pattern": "Hollis Dray Trust"}])
+    assert [e.text for e in nlp("They met the Hollis Dray Trust.").ents] == [
+        "Hollis Dray Trust"]
+
+
+def test_a_title_in_capitals_is_a_title_and_in_lower_case_is_not(tmp_path):
+    nlp = _pipeline(tmp_path, [], names=False)
+    assert [e.text for e in nlp("VISIT PORT CORRANDER TODAY and port corrander.").ents] == [
+        "PORT CORRANDER"]
+
+
+def test_capitalised_runs_that_write_a_title_name_word_are_marked(tmp_path):
+    text = ("The Corranders came. Old Dray of Wenna and Doctor Hollis met at Gull Point "
+            "Harbour, and Liss rode to Harbour Hotel.")
+    ents = [(e.text, e.label_) for e in _pipeline(tmp_path, [], titles=False)(text).ents]
+    # "Corranders" is not the word "corrander" (no stemming); "Gull Point Harbour" and "Harbour
+    # Hotel" write no name word; the sentence's opening "The" is no part of a run
+    assert ents == [("Old Dray of Wenna", DEFAULT_LABEL), ("Doctor Hollis", DEFAULT_LABEL),
+                    ("Liss", DEFAULT_LABEL)]
+    assert [e.text for e in _pipeline(tmp_path, [], titles=False, names=False)(text).ents] == []
 
 
 def test_of_two_overlapping_titles_the_longer_is_kept(tmp_path):
@@ -68,7 +98,10 @@ def test_a_saved_pipeline_keeps_its_titles_without_the_kb(tmp_path):
     text = "Hollis Dray came home to Port Corrander."
     before = [(e.text, e.label_) for e in nlp(text).ents]
     nlp.to_disk(tmp_path / "pipeline")
-    assert json.loads((tmp_path / "pipeline" / "longent_mentions" / "patterns.json").read_text())
+    saved = tmp_path / "pipeline" / "longent_mentions"
+    assert json.loads((saved / "patterns.json").read_text())
+    assert json.loads((saved / "names.json").read_text()) == ["corrander", "dray", "hollis",
+                                                              "liss"]
     for path in (tmp_path / "kb").rglob("*"):
         if path.is_file():
             path.unlink()
@@ -104,6 +137,19 @@ def test_an_article_and_a_possessive_come_off_unless_the_span_is_a_title(tmp_pat
 
 
 def test_titles_are_left_out_when_turned_off(tmp_path):
-    nlp = _pipeline(tmp_path, [{"label": "PERSON", "pattern": "the Hollis Dray"}], titles=False)
+    nlp = _pipeline(tmp_path, [{"label": "PERSON", "pattern": "the Hollis Dray"}], titles=False,
+                    names=False)
     ents = [e.text for e in nlp("the Hollis Dray sailed from Port Corrander.").ents]
     assert ents == ["Hollis Dray"]
+
+
+def test_extend_takes_in_a_hyphenated_word_and_a_kind_word_after_a_name(tmp_path):
+    text = "Hollis-bhai sang in the Dray choir at the Wenna temple on 4 May market days."
+    ner = [{"label": "PERSON", "pattern": "Hollis"}, {"label": "ORG", "pattern": "Dray"},
+           {"label": "PERSON", "pattern": "Wenna"}, {"label": "DATE", "pattern": "4 May"}]
+    found = {extend: [e.text for e in _pipeline(tmp_path, ner, extend=extend,
+                                                 names=False)(text).ents]
+             for extend in (True, False)}
+    assert found[False] == ["Hollis", "Dray", "Wenna", "4 May"]
+    # "market" is a word for a kind but a date is no name
+    assert found[True] == ["Hollis-bhai", "Dray choir", "Wenna temple", "4 May"]

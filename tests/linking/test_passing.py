@@ -52,3 +52,20 @@ def test_of_after_a_noun_that_names_gives_a_name():
     assert words_before(["kazimierzow"], city) == {"town of"}
     assert not named_in_passing("Kazimierzów", {}, city)
     assert named_in_passing("Krasnotsyrsk", {}, city)
+
+
+def test_in_relates_a_place_but_in_before_a_language_gives_a_name():
+    club = Entity("c", "CLG Chnoc an Iolair",
+                  "Gaelic football club founded in 1926, in English Knockanillar GAA. It has a "
+                  "showroom in Lindenhafen, and in Hanyu Pinyin its patron is Lu Jinsheng.")
+    assert words_before(["lindenhafen"], club) == {"in"}
+    assert named_in_passing("Lindenhafen", {}, club)
+    assert words_before(["knockanillar"], club) == {"in english"}
+    assert not named_in_passing("Knockanillar GAA", {}, club)
+    # "Hanyu Pinyin" is a language's name; the run goes on to "Lu Jinsheng" after "is"
+    assert words_before(["jinsheng"], club) == {"is"}
+    town = Entity("t", "Esiakwa", "Esiakwa (in Fante Anyinamu) lies in Apasua, near Swedish "
+                  "Point; in Portuguese Cabo Cordeiro.")
+    assert not named_in_passing("Anyinamu", {}, town)  # a language's name the list has
+    assert not named_in_passing("Cabo Cordeiro", {}, town)  # "-ese" needs no list
+    assert named_in_passing("Apasua", {}, town)

@@ -580,8 +580,10 @@ def test_a_person_span_whose_first_candidate_is_a_thing_is_nil(tmp_path):
     assert linked("Myrull played again .", labels="annotated")[0][1] == "B"
 
 
-EMIGRANT = [Entity("I", "Ioannis Vlachos", "Ioannis Vlachos was a sponge diver . He lived in "
-                   "Melbourne from 1952 until he died ."),
+# the page gives the city after ".", which names nothing in passing (a city "in" which he lived
+# would be: :mod:`allennlp_longent.linking.passing`), so only the label rules can call it NIL
+EMIGRANT = [Entity("I", "Ioannis Vlachos", "Ioannis Vlachos was a sponge diver . Melbourne was "
+                   "his home from 1952 until he died ."),
             Entity("T", "Vathyskala", "Vathyskala is a town on the island . It has a harbour .")]
 
 
