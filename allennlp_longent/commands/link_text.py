@@ -4,9 +4,10 @@ Each non-empty line of the input is one text; each gives one JSON line
 ``{line, text, entities: [{text, start_char, end_char, label, kb_id, score, probability,
 candidates}]}``; ``--html OUT.html`` also writes them as one page in displaCy's entity style.
 Spans come from a spaCy pipeline's ``doc.ents`` (or a span group), made into names by the
-``longent_mentions`` component (a leading "the" and a trailing possessive taken off, the knowledge
-base's titles the NER missed added; ``--no-mentions`` leaves the NER's spans as they are), and are
-linked by the ``longent_linker`` component.
+``longent_mentions`` component (a leading "the" and a trailing possessive taken off, an entity
+the NER cut short widened, the knowledge base's titles and capitalised names the NER missed
+added; ``--no-mentions`` leaves the NER's spans as they are), and are linked by the
+``longent_linker`` component.
 """
 
 import argparse
