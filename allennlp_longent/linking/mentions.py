@@ -242,8 +242,8 @@ class Mentions:
             titles = self._matches(doc)
             if self.extend:
                 doc.set_ents(filter_spans([self._widened(ent, titles) for ent in doc.ents]))
-            new = [span for span in titles if not _taken(doc).intersection(
-                range(span.start, span.end))]
+            taken = _taken(doc)
+            new = [span for span in titles if not taken.intersection(range(span.start, span.end))]
             if new:
                 doc.set_ents(new, default="unmodified")
         if self.names:
@@ -276,8 +276,13 @@ class Mentions:
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "Mentions":
         path = Path(path)
+        names = path / NAMES_FILE
+        if self.names and not names.is_file():
+            raise ValueError(f"{self.name}: {names} is missing (a pipeline saved before the "
+                             "component had `names`): save it again from the knowledge base, or "
+                             "set config names: false")
         self._use([tuple(p) for p in json.loads((path / PATTERNS_FILE).read_text())],
-                  json.loads((path / NAMES_FILE).read_text()))
+                  json.loads(names.read_text()) if names.is_file() else [])
         return self
 
 

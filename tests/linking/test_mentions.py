@@ -109,6 +109,16 @@ def test_a_saved_pipeline_keeps_its_titles_without_the_kb(tmp_path):
     assert after == before == [("Hollis Dray", "PERSON"), ("Port Corrander", DEFAULT_LABEL)]
 
 
+def test_a_pipeline_saved_without_name_words_says_how_to_load_it(tmp_path):
+    _pipeline(tmp_path, []).to_disk(tmp_path / "pipeline")
+    (tmp_path / "pipeline" / "longent_mentions" / "names.json").unlink()
+    with pytest.raises(ValueError, match="names.json is missing.*names: false"):
+        spacy.load(tmp_path / "pipeline")
+    nlp = spacy.load(tmp_path / "pipeline", config={
+        "components": {"longent_mentions": {"names": False}}})
+    assert [e.text for e in nlp("Hollis came to Port Corrander.").ents] == ["Port Corrander"]
+
+
 def test_without_a_kb_the_ruler_says_what_to_pass():
     nlp = spacy.blank("en")
     nlp.add_pipe("longent_mentions")
