@@ -28,6 +28,9 @@ from allennlp_longent.commands.safe_io import (
     reporting_errors,
 )
 
+# longent_mentions' config switches, each a --STEP / --no-STEP flag
+MENTIONS_STEPS = ("trim", "titles", "extend", "names")
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -38,14 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--model", help="a cascade_linker archive (longent calibrate)")
     parser.add_argument("--pipeline", default=DEFAULT_PIPELINE,
                         help="spaCy pipeline (package or path) whose NER gives the spans")
-    parser.add_argument("--trim", action=argparse.BooleanOptionalAction, default=True,
-                        help="longent_mentions' trim (default: on)")
-    parser.add_argument("--titles", action=argparse.BooleanOptionalAction, default=True,
-                        help="longent_mentions' titles (default: on)")
-    parser.add_argument("--extend", action=argparse.BooleanOptionalAction, default=True,
-                        help="longent_mentions' extend (default: on)")
-    parser.add_argument("--names", action=argparse.BooleanOptionalAction, default=True,
-                        help="longent_mentions' names (default: on)")
+    for step in MENTIONS_STEPS:
+        parser.add_argument(f"--{step}", action=argparse.BooleanOptionalAction, default=True,
+                            help=f"longent_mentions' {step} (default: on)")
     parser.add_argument("--require", help="a row's name that must beat the first row's F1 "
                         "over all the sets (exit 1 otherwise)")
     parser.set_defaults(func=reporting_errors(run))
@@ -84,8 +82,8 @@ def run(args: argparse.Namespace) -> None:
             print(f"\n{directory}: {len(data.paragraphs)} paragraphs, {len(data.entities)} "
                   f"entities, {sum(len(d.ents) for d in docs)} entities found by {args.pipeline}")
             print(HEADER)
-            for name, stages in systems(kb_dir, args.model, trim=args.trim, titles=args.titles,
-                                           extend=args.extend, names=args.names).items():
+            steps = {step: getattr(args, step) for step in MENTIONS_STEPS}
+            for name, stages in systems(kb_dir, args.model, **steps).items():
                 counts = score(run_stages(docs, stages), data.paragraphs)
                 print(counts.row(name), flush=True)
                 totals.setdefault(name, SpanCounts())

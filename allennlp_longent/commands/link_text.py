@@ -47,8 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--spans-key", help="link doc.spans[KEY] instead of doc.ents")
     parser.add_argument("--mentions", action=argparse.BooleanOptionalAction, default=True,
-                        help="trim the NER's spans to names and add the knowledge base's titles "
-                        "it missed (longent_mentions; default: on; not with --spans-key)")
+                        help="make the NER's spans into names: trimmed, widened where it cut "
+                        "a name short, and the knowledge base's titles and capitalised names it "
+                        "missed added (longent_mentions; default: on; not with --spans-key)")
     parser.add_argument("--top-k", type=int, default=64, help="retrieved candidates per span")
     parser.add_argument("--calibration", help=argparse.SUPPRESS)  # old; refused
     parser.add_argument("--threshold", type=float, help="NIL below this probability (default: "

@@ -176,7 +176,7 @@ class Mentions:
         self._patterns: Optional[List[Tuple[str, str]]] = None
         self._name_words: Optional[FrozenSet[str]] = None
         self._written: Optional[FrozenSet[str]] = None
-        self._matchers: Optional[Tuple[PhraseMatcher, PhraseMatcher]] = None
+        self._matcher: Optional[PhraseMatcher] = None
 
     @property
     def patterns(self) -> List[Tuple[str, str]]:
@@ -212,24 +212,22 @@ class Mentions:
         self._patterns = patterns
         self._name_words = frozenset(name_words)
         self._written = None
-        self._matchers = None
+        self._matcher = None
 
     def _matches(self, doc: Doc) -> List[Span]:
         """The titles the doc writes, as written or all in capitals, the longer of two that
         overlap kept."""
-        if self._matchers is None:
-            patterns = self.patterns  # first: reading them resets the matchers
-            matchers = PhraseMatcher(self.nlp.vocab), PhraseMatcher(self.nlp.vocab, attr="LOWER")
+        if self._matcher is None:
+            patterns = self.patterns  # first: reading them resets the matcher
+            matcher = PhraseMatcher(self.nlp.vocab, attr="LOWER")
             for text, label in patterns:  # the label is the match's key
-                for matcher in matchers:
-                    matcher.add(label, [self.nlp.make_doc(text)])
-            self._matchers = matchers
+                matcher.add(label, [self.nlp.make_doc(text)])
+            self._matcher = matcher
         strings = self.nlp.vocab.strings  # the doc's vocabulary may not hold the labels yet
-        as_written, any_case = self._matchers
-        found = as_written(doc) + [(key, start, end) for key, start, end in any_case(doc)
-                                   if doc[start:end].text.isupper()]
-        return filter_spans([Span(doc, start, end, label=strings[key])
-                             for key, start, end in found])
+        spans = (Span(doc, start, end, label=strings[key])
+                 for key, start, end in self._matcher(doc))
+        return filter_spans([span for span in spans
+                             if span.text in self.written or span.text.isupper()])
 
     def __call__(self, doc: Doc) -> Doc:
         if self.trim:
