@@ -63,6 +63,11 @@ DEFAULT_LABEL = "MISC"
 # words that join the capitalised words of one name ("Bank of Tarle", "Rui de Sousa")
 PARTICLES = frozenset("of the de da di do dos das del van von la le el du".split())
 _LEADING = frozenset({"the", "a", "an"})
+# marks a NER leaves at either end of a name ('"Co-op', 'Grienfelt.'), and the function words it
+# leaves at its end ("Great Strike of", "Awaaz from") or, written in lower case, at its start
+EDGE_MARKS = frozenset('. , ; : " “ ” ‘ ( ) ! ?'.split())
+TRAILING_WORDS = frozenset("of from till until to and the for in at on with by or as a an".split())
+OPENING_WORDS = frozenset({"a", "an"})
 # the NER's labels of what is no name
 UNNAMED = frozenset("DATE TIME CARDINAL ORDINAL QUANTITY MONEY PERCENT".split())
 
@@ -87,11 +92,18 @@ def written_title(title: str) -> Optional[str]:
 
 
 def trimmed(span: Span) -> Span:
-    """``span`` without a leading "the" and a trailing possessive, when a word is left."""
-    start, end = span.start, span.end
-    if end - start > 1 and span.doc[start].lower_ in ARTICLES:
+    """``span`` without a leading "the" and a trailing possessive, and without the marks and
+    function words a NER leaves at its ends (``EDGE_MARKS``, ``TRAILING_WORDS``,
+    ``OPENING_WORDS``), when a word is left; a full stop after an abbreviation ("ZRT.") stays."""
+    doc, start, end = span.doc, span.start, span.end
+    while end - start > 1 and (doc[start].text in EDGE_MARKS or doc[start].text in OPENING_WORDS):
         start += 1
-    if end - start > 1 and span.doc[end - 1].text in POSSESSIVES:
+    if end - start > 1 and doc[start].lower_ in ARTICLES:
+        start += 1
+    while end - start > 1 and (doc[end - 1].text in TRAILING_WORDS or (
+            doc[end - 1].text in EDGE_MARKS and not _abbreviated(doc[end - 2], doc[end - 1]))):
+        end -= 1
+    if end - start > 1 and doc[end - 1].text in POSSESSIVES:
         end -= 1
     if (start, end) == (span.start, span.end):
         return span
@@ -127,6 +139,15 @@ def kb_name_words(entities: Iterable["Entity"]) -> List[str]:
             words.update(title_names(entity.title))
             words.update(word for alias in page_aliases(entity) for word in alias)
     return sorted(word for word in words if len(word) > 2 and not kind_groups(word))
+
+
+def _abbreviated(token: Token, mark: Token) -> bool:
+    """Whether ``mark`` is the full stop of an abbreviation ``token`` ("ZRT", "Co")."""
+    return mark.text == "." and not token.whitespace_ and (token.is_upper or len(token) <= 3)
+
+
+def _name_word(token: Token) -> bool:
+    return token.text[:1].isupper() and token.is_alpha
 
 
 def _capitalised(token: Token) -> bool:
@@ -236,16 +257,17 @@ class Mentions:
                              if span.text in self.written or span.text.isupper()])
 
     def __call__(self, doc: Doc) -> Doc:
+        named = {ent.start for ent in doc.ents}
         if self.trim:
             doc.set_ents([span if span.text in self.written else trimmed(span)
                           for span in doc.ents])
+        titles = self._matches(doc) if self.titles or self.extend else []
         if self.extend:
             taken = _taken(doc)
             doc.set_ents(filter_spans([_whole_words(ent, taken) for ent in doc.ents]))
-        if self.titles:
-            titles = self._matches(doc)
-            if self.extend:
+            if self.titles:
                 doc.set_ents(filter_spans([self._widened(ent, titles) for ent in doc.ents]))
+        if self.titles:
             taken = _taken(doc)
             new = [span for span in titles if not taken.intersection(range(span.start, span.end))]
             if new:
@@ -259,7 +281,26 @@ class Mentions:
                     if any(fold(token.text) in words for token in doc[start:end])]
             if runs:
                 doc.set_ents(runs, default="unmodified")
+        if self.extend:
+            named.update(title.start for title in titles)
+            doc.set_ents(filter_spans([self._possessed(ent, named) for ent in doc.ents]))
         return doc
+
+    def _possessed(self, ent: Span, named: Set[int]) -> Span:
+        """``ent`` widened over a possessive and the capitalised words after it, a name of its
+        own ("Nan's Dugout", "Porters' Rest", "St Gormla's Well"), labelled ``label``; not after
+        a date ("this year's Mudfest") nor onto a name that starts at a token of ``named``, a
+        title or an entity the NER found ("Ross Dimarzo's Lemon Crossing": an author and a
+        work)."""
+        doc, end = ent.doc, ent.end
+        if ent.label_ in UNNAMED or end + 1 >= len(doc) or doc[end].text not in POSSESSIVES \
+                or not doc[end - 1].text[:1].isupper() or not _name_word(doc[end + 1]) \
+                or end + 1 in named:
+            return ent
+        end += 2
+        while end < len(doc) and _name_word(doc[end]):
+            end += 1
+        return Span(doc, ent.start, end, label=self.label)
 
     def _widened(self, ent: Span, titles: List[Span]) -> Span:
         """``ent`` widened to the title that holds it (``extend``), if one does."""
@@ -300,10 +341,24 @@ def _whole_words(ent: Span, taken: Set[int]) -> Span:
     while end + 1 < len(doc) and not doc[end - 1].whitespace_ and doc[end].text == "-" \
             and not doc[end].whitespace_ and doc[end + 1].is_alpha and end + 1 not in taken:
         end += 2
+    end = _numbered(doc, end, taken)
     if ent.label_ not in UNNAMED and end < len(doc) and end not in taken \
             and doc[end].is_lower and doc[end].is_alpha and kind_groups(fold(doc[end].text)):
         end += 1
     return ent if end == ent.end else Span(doc, ent.start, end, label=ent.label)
+
+
+def _numbered(doc: Doc, end: int, taken: Set[int]) -> int:
+    """The end of a name that ends at ``end`` widened over "No. 47" after it ("Plant No. 47",
+    "School No 14"; a span ending in "No" as well)."""
+    i = end - 1 if doc[end - 1].text == "No" else end
+    if i < len(doc) and doc[i].text in ("No", "No."):
+        i += 1
+        if doc[i - 1].text == "No" and i < len(doc) and doc[i].text == ".":
+            i += 1
+        if i < len(doc) and doc[i].like_num and not taken.intersection(range(end, i + 1)):
+            return i + 1
+    return end
 
 
 def _taken(doc: Doc) -> Set[int]:

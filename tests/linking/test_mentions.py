@@ -181,3 +181,32 @@ def test_extend_takes_in_a_hyphenated_word_and_a_kind_word_after_a_name(tmp_path
     assert found[False] == ["Hollis", "Dray", "Wenna", "4 May"]
     # "market" is a word for a kind but a date is no name
     assert found[True] == ["Hollis-bhai", "Dray choir", "Wenna temple", "4 May"]
+
+
+def test_trim_takes_off_the_marks_and_function_words_a_ner_leaves_at_a_names_ends(tmp_path):
+    patterns = [{"label": "EVENT", "pattern": "Great Strike of"},
+                {"label": "ORG", "pattern": '"Co-op'},
+                {"label": "ORG", "pattern": "a Dray Shipping"},
+                {"label": "ORG", "pattern": "Tarle ZRT."},
+                {"label": "GPE", "pattern": "Wenna."}]
+    nlp = _pipeline(tmp_path, patterns, titles=False, extend=False, names=False)
+    text = 'After the Great Strike of 1921 the "Co-op and a Dray Shipping sold Tarle ZRT. in Wenna.'
+    assert [e.text for e in nlp(text).ents] == ["Great Strike", "Co-op", "Dray Shipping",
+                                                "Tarle ZRT.", "Wenna"]
+
+
+def test_extend_takes_in_a_possessive_name_and_a_number_but_not_a_work_or_a_date(tmp_path):
+    patterns = [{"label": "PERSON", "pattern": "Pelham"},
+                {"label": "PERSON", "pattern": "Ross Dimarzo"},
+                {"label": "WORK_OF_ART", "pattern": "Lemon Crossing"},
+                {"label": "DATE", "pattern": "this year"},
+                {"label": "ORG", "pattern": "Plant"}]
+    text = ("We walked from Pelham's Dig to Plant No. 47 and read Ross Dimarzo's Lemon Crossing "
+            "at this year's Fair.")
+    ents = [(e.text, e.label_) for e in _pipeline(tmp_path, patterns, titles=False,
+                                                 names=False)(text).ents]
+    assert ents == [("Pelham's Dig", DEFAULT_LABEL), ("Plant No. 47", "ORG"),
+                    ("Ross Dimarzo", "PERSON"), ("Lemon Crossing", "WORK_OF_ART"),
+                    ("this year", "DATE")]
+    unextended = _pipeline(tmp_path, patterns, titles=False, extend=False, names=False)
+    assert [e.text for e in unextended(text).ents][:2] == ["Pelham", "Plant"]
