@@ -59,6 +59,7 @@ ARTICLES = frozenset({"the"})
 POSSESSIVES = frozenset({"'s", "\u2019s", "'", "\u2019"})
 PATTERNS_FILE = "patterns.json"
 NAMES_FILE = "names.json"
+LOWERCASE_FILE = "lowercase.json"
 DEFAULT_LABEL = "MISC"
 # words that join the capitalised words of one name ("Bank of Tarle", "Rui de Sousa")
 PARTICLES = frozenset("of the de da di do dos das del van von la le el du".split())
@@ -141,6 +142,20 @@ def kb_name_words(entities: Iterable["Entity"]) -> List[str]:
     return sorted(word for word in words if len(word) > 2 and not kind_groups(word))
 
 
+def lowercase_titles(entities: Iterable["Entity"]) -> List[str]:
+    """The written titles (:func:`written_title`), in lower case, that a text may write all in
+    lower case ("made it to yarrakinna!!"): four letters or more, and no word of them written in
+    lower case on any page of ``entities`` (so no common word: "co-op", "queen"), sorted."""
+    import re
+
+    words = re.compile(r"[\w'’-]+")
+    common = {word for entity in entities for word in words.findall(entity.description)
+              if word.islower()}
+    return sorted({text.lower() for entity in entities
+                   if (text := written_title(entity.title)) and len(text) >= 4
+                   and not common.intersection(words.findall(text.lower()))})
+
+
 def _abbreviated(token: Token, mark: Token) -> bool:
     """Whether ``mark`` is the full stop of an abbreviation ``token`` ("ZRT", "Co")."""
     return mark.text == "." and not token.whitespace_ and (token.is_upper or len(token) <= 3)
@@ -202,6 +217,7 @@ class Mentions:
         self.label = label
         self._patterns: Optional[List[Tuple[str, str]]] = None
         self._name_words: Optional[FrozenSet[str]] = None
+        self._lowercase: FrozenSet[str] = frozenset()
         self._written: Optional[FrozenSet[str]] = None
         self._matcher: Optional[PhraseMatcher] = None
 
@@ -226,7 +242,8 @@ class Mentions:
         from allennlp_longent.linking.knowledge_base import KnowledgeBase
 
         entities = KnowledgeBase.load(self.kb_path).entities
-        self._use(kb_patterns(entities, self.label), kb_name_words(entities))
+        self._use(kb_patterns(entities, self.label), kb_name_words(entities),
+                  lowercase_titles(entities))
 
     @property
     def written(self) -> FrozenSet[str]:
@@ -235,15 +252,17 @@ class Mentions:
             self._written = frozenset(text for text, _ in self.patterns)
         return self._written
 
-    def _use(self, patterns: List[Tuple[str, str]], name_words: Iterable[str]) -> None:
+    def _use(self, patterns: List[Tuple[str, str]], name_words: Iterable[str],
+             lowercase: Iterable[str]) -> None:
         self._patterns = patterns
         self._name_words = frozenset(name_words)
+        self._lowercase = frozenset(lowercase)
         self._written = None
         self._matcher = None
 
     def _matches(self, doc: Doc) -> List[Span]:
-        """The titles the doc writes, as written or all in capitals, the longer of two that
-        overlap kept."""
+        """The titles the doc writes, as written, all in capitals or, for those of
+        :func:`lowercase_titles`, all in lower case, the longer of two that overlap kept."""
         if self._matcher is None:
             patterns = self.patterns  # first: reading them resets the matcher
             matcher = PhraseMatcher(self.nlp.vocab, attr="LOWER")
@@ -254,7 +273,8 @@ class Mentions:
         spans = (Span(doc, start, end, label=strings[key])
                  for key, start, end in self._matcher(doc))
         return filter_spans([span for span in spans
-                             if span.text in self.written or span.text.isupper()])
+                             if span.text in self.written or span.text.isupper()
+                             or (span.text.islower() and span.text in self._lowercase)])
 
     def __call__(self, doc: Doc) -> Doc:
         named = {ent.start for ent in doc.ents}
@@ -311,23 +331,29 @@ class Mentions:
         return ent
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> None:
-        """Writes the patterns and name words, so that the saved pipeline needs no knowledge
-        base folder."""
+        """Writes the patterns, the name words and the titles matched in lower case, so that the
+        saved pipeline needs no knowledge base folder."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         (path / PATTERNS_FILE).write_text(json.dumps(self.patterns, ensure_ascii=False) + "\n")
         (path / NAMES_FILE).write_text(json.dumps(sorted(self.name_words),
                                                   ensure_ascii=False) + "\n")
+        (path / LOWERCASE_FILE).write_text(json.dumps(sorted(self._lowercase),
+                                                      ensure_ascii=False) + "\n")
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "Mentions":
+        """Reads what :meth:`to_disk` wrote; a pipeline saved before titles were matched in
+        lower case (no ``lowercase.json``) matches none so, as it did when saved."""
         path = Path(path)
+        lowercase = path / LOWERCASE_FILE
         names = path / NAMES_FILE
         if self.names and not names.is_file():
             raise ValueError(f"{self.name}: {names} is missing (a pipeline saved before the "
                              "component had `names`): save it again from the knowledge base, or "
                              "set config names: false")
         self._use([tuple(p) for p in json.loads((path / PATTERNS_FILE).read_text())],
-                  json.loads(names.read_text()) if names.is_file() else [])
+                  json.loads(names.read_text()) if names.is_file() else [],
+                  json.loads(lowercase.read_text()) if lowercase.is_file() else [])
         return self
 
 

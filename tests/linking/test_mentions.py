@@ -11,6 +11,7 @@ from allennlp_longent.linking.mentions import (
     DEFAULT_LABEL,
     kb_name_words,
     kb_patterns,
+    lowercase_titles,
     written_title,
 )
 
@@ -72,10 +73,17 @@ def test_an_entity_inside_a_title_takes_the_label_the_page_gives(tmp_path):
         "Hollis Dray Trust"]
 
 
-def test_a_title_in_capitals_is_a_title_and_in_lower_case_is_not(tmp_path):
-    nlp = _pipeline(tmp_path, [], names=False)
-    assert [e.text for e in nlp("VISIT PORT CORRANDER TODAY and port corrander.").ents] == [
-        "PORT CORRANDER"]
+def test_a_title_in_capitals_is_a_title_and_in_lower_case_if_no_page_writes_it_so(tmp_path):
+    quay = Entity("q", "Salt Quay", "The Salt Quay is the old landing of Port Corrander.")
+    assert lowercase_titles(ENTITIES + [quay]) == ["hollis dray", "liss corrander",
+                                                   "port corrander"]
+    KnowledgeBase.add(kb := KnowledgeBase(), ENTITIES + [quay])
+    kb.save(tmp_path / "kb")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("longent_mentions", config={"kb": str(tmp_path / "kb"), "names": False})
+    text = "VISIT PORT CORRANDER TODAY: port corrander, Port corrander, the salt quay."
+    # "salt" and "quay" are words the pages write in lower case (the ship "carries salt")
+    assert [e.text for e in nlp(text).ents] == ["PORT CORRANDER", "port corrander"]
 
 
 def test_capitalised_runs_that_write_a_title_name_word_are_marked(tmp_path):
@@ -120,6 +128,7 @@ def test_a_saved_pipeline_keeps_its_titles_without_the_kb(tmp_path):
     assert json.loads((saved / "patterns.json").read_text())
     assert json.loads((saved / "names.json").read_text()) == ["corrander", "dray", "hollis",
                                                               "liss"]
+    assert "port corrander" in json.loads((saved / "lowercase.json").read_text())
     for path in (tmp_path / "kb").rglob("*"):
         if path.is_file():
             path.unlink()
@@ -210,3 +219,12 @@ def test_extend_takes_in_a_possessive_name_and_a_number_but_not_a_work_or_a_date
                     ("this year", "DATE")]
     unextended = _pipeline(tmp_path, patterns, titles=False, extend=False, names=False)
     assert [e.text for e in unextended(text).ents][:2] == ["Pelham", "Plant"]
+
+
+def test_a_pipeline_saved_before_lowercase_titles_matches_none_so(tmp_path):
+    _pipeline(tmp_path, []).to_disk(tmp_path / "pipeline")
+    text = "Hollis came to port corrander."
+    assert [e.text for e in spacy.load(tmp_path / "pipeline")(text).ents] == [
+        "Hollis", "port corrander"]
+    (tmp_path / "pipeline" / "longent_mentions" / "lowercase.json").unlink()
+    assert [e.text for e in spacy.load(tmp_path / "pipeline")(text).ents] == ["Hollis"]
