@@ -50,6 +50,7 @@ On dev60 to dev71 (2,246 spans that name an entity of the KB), the NER and ``tri
 """
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
@@ -78,6 +79,7 @@ TRAILING_WORDS = frozenset("of from till until to and the for in at on with by o
 OPENING_WORDS = frozenset({"a", "an"})
 # the NER's labels of what is no name
 UNNAMED = frozenset("DATE TIME CARDINAL ORDINAL QUANTITY MONEY PERCENT".split())
+_WORD = re.compile(r"[\w'’-]+")
 
 
 def title_label(entity: "Entity", label: str = DEFAULT_LABEL) -> str:
@@ -153,14 +155,11 @@ def lowercase_titles(entities: Iterable["Entity"]) -> List[str]:
     """The written titles (:func:`written_title`), in lower case, that a text may write all in
     lower case ("made it to yarrakinna!!"): four letters or more, and no word of them written in
     lower case on any page of ``entities`` (so no common word: "co-op", "queen"), sorted."""
-    import re
-
-    words = re.compile(r"[\w'’-]+")
-    common = {word for entity in entities for word in words.findall(entity.description)
+    common = {word for entity in entities for word in _WORD.findall(entity.description)
               if word.islower()}
     return sorted({text.lower() for entity in entities
                    if (text := written_title(entity.title)) and len(text) >= 4
-                   and not common.intersection(words.findall(text.lower()))})
+                   and not common.intersection(_WORD.findall(text.lower()))})
 
 
 def _abbreviated(token: Token, mark: Token) -> bool:
@@ -169,6 +168,7 @@ def _abbreviated(token: Token, mark: Token) -> bool:
 
 
 def _name_word(token: Token) -> bool:
+    """A capitalised word of letters alone ("Dugout"; not "No." nor "1920s")."""
     return token.text[:1].isupper() and token.is_alpha
 
 
@@ -284,7 +284,7 @@ class Mentions:
                              or (span.text.islower() and span.text in self._lowercase)])
 
     def __call__(self, doc: Doc) -> Doc:
-        named = {ent.start for ent in doc.ents}
+        named = {ent.start for ent in doc.ents}  # the NER's, before trim ("The Whale Coast")
         if self.trim:
             doc.set_ents([span if span.text in self.written else trimmed(span)
                           for span in doc.ents])
