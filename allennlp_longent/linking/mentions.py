@@ -71,12 +71,12 @@ LOWERCASE_FILE = "lowercase.json"
 DEFAULT_LABEL = "MISC"
 # words that join the capitalised words of one name ("Bank of Tarle", "Rui de Sousa")
 PARTICLES = frozenset("of the de da di do dos das del van von la le el du".split())
-_LEADING = frozenset({"the", "a", "an"})
 # marks a NER leaves at either end of a name ('"Co-op', 'Grienfelt.'), and the function words it
 # leaves at its end ("Great Strike of", "Awaaz from") or, written in lower case, at its start
 EDGE_MARKS = frozenset('. , ; : " “ ” ‘ ( ) ! ?'.split())
 TRAILING_WORDS = frozenset("of from till until to and the for in at on with by or as a an".split())
 OPENING_WORDS = frozenset({"a", "an"})
+_LEADING = ARTICLES | OPENING_WORDS  # what no capitalised run opens with, in any case
 # the NER's labels of what is no name
 UNNAMED = frozenset("DATE TIME CARDINAL ORDINAL QUANTITY MONEY PERCENT".split())
 _WORD = re.compile(r"[\w'’-]+")
@@ -224,7 +224,7 @@ class Mentions:
         self.label = label
         self._patterns: Optional[List[Tuple[str, str]]] = None
         self._name_words: Optional[FrozenSet[str]] = None
-        self._lowercase: FrozenSet[str] = frozenset()
+        self._lowercase: Optional[FrozenSet[str]] = None
         self._written: Optional[FrozenSet[str]] = None
         self._matcher: Optional[PhraseMatcher] = None
 
@@ -241,6 +241,13 @@ class Mentions:
         if self._name_words is None:
             self._read_kb()
         return self._name_words
+
+    @property
+    def lowercase(self) -> FrozenSet[str]:
+        """:func:`lowercase_titles`, read from the KB on first use."""
+        if self._lowercase is None:
+            self._read_kb()
+        return self._lowercase
 
     def _read_kb(self) -> None:
         if self.kb_path is None:
@@ -281,7 +288,7 @@ class Mentions:
                  for key, start, end in self._matcher(doc))
         return filter_spans([span for span in spans
                              if span.text in self.written or span.text.isupper()
-                             or (span.text.islower() and span.text in self._lowercase)])
+                             or (span.text.islower() and span.text in self.lowercase)])
 
     def __call__(self, doc: Doc) -> Doc:
         named = {ent.start for ent in doc.ents}  # the NER's, before trim ("The Whale Coast")
@@ -345,7 +352,7 @@ class Mentions:
         (path / PATTERNS_FILE).write_text(json.dumps(self.patterns, ensure_ascii=False) + "\n")
         (path / NAMES_FILE).write_text(json.dumps(sorted(self.name_words),
                                                   ensure_ascii=False) + "\n")
-        (path / LOWERCASE_FILE).write_text(json.dumps(sorted(self._lowercase),
+        (path / LOWERCASE_FILE).write_text(json.dumps(sorted(self.lowercase),
                                                       ensure_ascii=False) + "\n")
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = ()) -> "Mentions":
