@@ -299,6 +299,8 @@ class Mentions:
         if self.extend:
             taken = _taken(doc)
             doc.set_ents(filter_spans([_whole_words(ent, taken) for ent in doc.ents]))
+            taken = _taken(doc)
+            doc.set_ents(filter_spans([self._run_widened(ent, taken) for ent in doc.ents]))
             if self.titles:
                 doc.set_ents(filter_spans([self._widened(ent, titles) for ent in doc.ents]))
         if self.titles:
@@ -335,6 +337,24 @@ class Mentions:
         while end < len(doc) and _name_word(doc[end]):
             end += 1
         return Span(doc, ent.start, end, label=self.label)
+
+    def _run_widened(self, ent: Span, taken: Set[int]) -> Span:
+        """``ent`` widened over the capitalised words right after it in its sentence that no
+        other entity holds: the rest of a name the NER cut short ("Steamer Ghat", "Dorothy Ivy
+        Mahon"); not from a date or a number, nor from a people's name that writes no name word
+        of the KB ("Czech Javorenský hlasatel"; "Haimanti Girls' High School" is a name), nor
+        over a word all in capitals (a headline) or "No" (:func:`_numbered`'s)."""
+        from allennlp_longent.linking.candidates.bm25 import fold
+
+        doc, end = ent.doc, ent.end
+        if ent.label_ in UNNAMED or (ent.label_ == "NORP" and not any(
+                fold(token.text) in self.name_words for token in ent)):
+            return ent
+        while end < len(doc) and end not in taken and not doc[end].is_sent_start \
+                and _capitalised(doc[end]) and doc[end].text != "No" \
+                and not (doc[end].is_upper and len(doc[end]) > 1):
+            end += 1
+        return ent if end == ent.end else Span(doc, ent.start, end, label=ent.label)
 
     def _widened(self, ent: Span, titles: List[Span]) -> Span:
         """``ent`` widened to the title that holds it (``extend``), if one does."""

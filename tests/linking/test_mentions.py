@@ -221,6 +221,25 @@ def test_extend_takes_in_a_possessive_name_and_a_number_but_not_a_work_or_a_date
     assert [e.text for e in unextended(text).ents][:2] == ["Pelham", "Plant"]
 
 
+def test_extend_takes_in_the_rest_of_a_capitalised_run_the_ner_cut_short(tmp_path):
+    patterns = [{"label": "PERSON", "pattern": "Dorothy"}, {"label": "ORG", "pattern": "Steamer"},
+                {"label": "CARDINAL", "pattern": "3"}, {"label": "NORP", "pattern": "Czech"},
+                {"label": "ORG", "pattern": "HARBOURMEN"}, {"label": "PERSON", "pattern": "Ann"},
+                {"label": "GPE", "pattern": "Wenna"}, {"label": "NORP", "pattern": "Dray"}]
+    text = ("Dorothy Ivy Mahon left the Steamer Ghat with 3 Brothers, a Czech Herald, the "
+            "Dray Girls School and Ann Wenna; HARBOURMEN CRUISE")
+    ents = [(e.text, e.label_) for e in _pipeline(tmp_path, patterns, titles=False,
+                                                 names=False)(text).ents]
+    # a number, a people's name and a headline in capitals are not widened, but a "people's
+    # name" that writes a name word of the KB is (Dray); Wenna is the NER's
+    assert ents == [("Dorothy Ivy Mahon", "PERSON"), ("Steamer Ghat", "ORG"), ("3", "CARDINAL"),
+                    ("Czech", "NORP"), ("Dray Girls School", "NORP"), ("Ann", "PERSON"),
+                    ("Wenna", "GPE"),
+                    ("HARBOURMEN", "ORG")]
+    unextended = _pipeline(tmp_path, patterns, titles=False, extend=False, names=False)
+    assert [e.text for e in unextended(text).ents][:2] == ["Dorothy", "Steamer"]
+
+
 def test_a_pipeline_saved_before_lowercase_titles_matches_none_so(tmp_path):
     _pipeline(tmp_path, []).to_disk(tmp_path / "pipeline")
     text = "Hollis came to port corrander."
