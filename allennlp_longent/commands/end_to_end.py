@@ -5,9 +5,9 @@ through a spaCy pipeline (``--pipeline``, en_core_web_sm by default) once; its e
 linked by retrieval alone and, with ``--model``, by the cascade as the ``longent_linker`` component
 runs it with a NER's labels, each on the NER's spans and on the spans the ``longent_mentions``
 component makes of them (a leading "the" and a trailing possessive taken off, an entity widened over
-its whole word, a kind word after it and a title that holds it, and the knowledge base's titles and
-capitalised runs that write a name word of a title or of another name a page gives added where the
-NER found nothing; ``--no-trim``, ``--no-titles``, ``--no-extend`` and ``--no-names`` leave each
+its whole word, a kind word after it, the capitalised words right after it and a title that holds
+it, and the knowledge base's titles and capitalised runs that write a name word of a title or of
+another name a page gives added where the NER found nothing; ``--no-trim``, ``--no-titles``, ``--no-extend`` and ``--no-names`` leave each
 out). A row gives precision over the links to the knowledge base and recall over the set's spans
 that name one of its entities, a link right only at exactly the gold offsets, with 95 % Wilson
 intervals, F1, and how many gold spans the docs hold at all

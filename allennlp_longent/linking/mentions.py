@@ -25,7 +25,9 @@ Placed after ``ner`` and before ``longent_linker``, this component
 - with ``extend``, first widens an entity to the whole of a hyphenated word ("Jabbar" of
   "Jabbar-bhai") and to a lower-case word for a kind right after it ("Bhairab temple", "Střížovec
   strike": the writers of the dev sets wrote 204 names so and 91 without the word) and over
-  "No. 47" after it, and, with
+  "No. 47" after it, then over the capitalised words right after it that no other entity holds,
+  the rest of a name the NER cut short ("Steamer Ghat", "Dorothy Ivy Mahon"; not from a date, a
+  number or a people's name, "Czech Javorenský hlasatel"), and, with
   ``titles``, an entity that lies inside a title the text writes to that title: the NER cut
   "Velká" out of "Velká kolonáda" and "Coral" out of "The Coral and the Cross"; it keeps its
   label unless the title's is one of those the page gives;
