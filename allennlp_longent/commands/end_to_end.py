@@ -7,12 +7,12 @@ runs it with a NER's labels, each on the NER's spans and on the spans the ``long
 component makes of them (a leading "the" and a trailing possessive taken off, an entity widened over
 its whole word, a kind word after it, the capitalised words right after it and a title that holds
 it, and the knowledge base's titles and capitalised runs that write a name word of a title or of
-another name a page gives added where the NER found nothing; ``--no-trim``, ``--no-titles``, ``--no-extend`` and ``--no-names`` leave each
-out). A row gives precision over the links to the knowledge base and recall over the set's spans
-that name one of its entities, a link right only at exactly the gold offsets, with 95 % Wilson
-intervals, F1, and how many gold spans the docs hold at all
-(:mod:`allennlp_longent.linking.end_to_end`). Exits 1 when ``--require`` names a row whose F1 over
-all the sets is not above the first row's.
+another name a page gives added where the NER found nothing; ``--no-trim``, ``--no-titles``,
+``--no-extend`` and ``--no-names`` leave each out). A row gives precision over the links to the
+knowledge base and recall over the set's spans that name one of its entities, a link right only at
+exactly the gold offsets, with 95 % Wilson intervals, F1, and how many gold spans the docs hold at
+all (:mod:`allennlp_longent.linking.end_to_end`). Exits 1 when ``--require`` names a row whose F1
+over all the sets is not above the first row's.
 """
 
 import argparse

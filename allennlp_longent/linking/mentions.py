@@ -345,7 +345,8 @@ class Mentions:
         other entity holds: the rest of a name the NER cut short ("Steamer Ghat", "Dorothy Ivy
         Mahon"); not from a date or a number, nor from a people's name that writes no name word
         of the KB ("Czech Javorenský hlasatel"; "Haimanti Girls' High School" is a name), nor
-        over a word all in capitals (a headline) or "No" (:func:`_numbered`'s)."""
+        over a stop word ("the Morwennol I have"), a word all in capitals (a headline) or "No"
+        (:func:`_numbered`'s)."""
         from allennlp_longent.linking.candidates.bm25 import fold
 
         doc, end = ent.doc, ent.end
@@ -353,7 +354,7 @@ class Mentions:
                 fold(token.text) in self.name_words for token in ent)):
             return ent
         while end < len(doc) and end not in taken and not doc[end].is_sent_start \
-                and _capitalised(doc[end]) and doc[end].text != "No" \
+                and _capitalised(doc[end]) and not doc[end].is_stop and doc[end].text != "No" \
                 and not (doc[end].is_upper and len(doc[end]) > 1):
             end += 1
         return ent if end == ent.end else Span(doc, ent.start, end, label=ent.label)

@@ -227,15 +227,14 @@ def test_extend_takes_in_the_rest_of_a_capitalised_run_the_ner_cut_short(tmp_pat
                 {"label": "ORG", "pattern": "HARBOURMEN"}, {"label": "PERSON", "pattern": "Ann"},
                 {"label": "GPE", "pattern": "Wenna"}, {"label": "NORP", "pattern": "Dray"}]
     text = ("Dorothy Ivy Mahon left the Steamer Ghat with 3 Brothers, a Czech Herald, the "
-            "Dray Girls School and Ann Wenna; HARBOURMEN CRUISE")
+            "Dray Girls School and Ann Wenna; HARBOURMEN CRUISE. Off the Steamer I went")
     ents = [(e.text, e.label_) for e in _pipeline(tmp_path, patterns, titles=False,
                                                  names=False)(text).ents]
     # a number, a people's name and a headline in capitals are not widened, but a "people's
-    # name" that writes a name word of the KB is (Dray); Wenna is the NER's
+    # name" that writes a name word of the KB is (Dray); Wenna is the NER's; "I" is no name
     assert ents == [("Dorothy Ivy Mahon", "PERSON"), ("Steamer Ghat", "ORG"), ("3", "CARDINAL"),
                     ("Czech", "NORP"), ("Dray Girls School", "NORP"), ("Ann", "PERSON"),
-                    ("Wenna", "GPE"),
-                    ("HARBOURMEN", "ORG")]
+                    ("Wenna", "GPE"), ("HARBOURMEN", "ORG"), ("Steamer", "ORG")]
     unextended = _pipeline(tmp_path, patterns, titles=False, extend=False, names=False)
     assert [e.text for e in unextended(text).ents][:2] == ["Dorothy", "Steamer"]
 
