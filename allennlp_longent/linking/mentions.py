@@ -178,6 +178,14 @@ def _capitalised(token: Token) -> bool:
     return token.text[:1].isupper() and any(c.isalpha() for c in token.text)
 
 
+def _rest_of_name(token: Token) -> bool:
+    """Whether ``token`` can go on a name a NER cut short (:meth:`Mentions._run_widened`): a
+    capitalised word inside the sentence, not a stop word ("I"), "No" or a word all in
+    capitals."""
+    return (_capitalised(token) and not token.is_sent_start and not token.is_stop
+            and token.text != "No" and not (token.is_upper and len(token) > 1))
+
+
 def capitalised_runs(doc: Doc, taken: Set[int]) -> Iterable[Tuple[int, int]]:
     """``(start, end)`` of each run of capitalised tokens joined by ``PARTICLES`` that holds no
     token of ``taken`` (a run that goes on into an entity is part of the entity's name); a
@@ -311,12 +319,9 @@ class Mentions:
             if new:
                 doc.set_ents(new, default="unmodified")
         if self.names:
-            from allennlp_longent.linking.candidates.bm25 import fold
-
-            words = self.name_words
             runs = [Span(doc, start, end, label=self.label)
                     for start, end in capitalised_runs(doc, _taken(doc))
-                    if any(fold(token.text) in words for token in doc[start:end])]
+                    if self._writes_name_word(doc[start:end])]
             if runs:
                 doc.set_ents(runs, default="unmodified")
         if self.extend:
@@ -347,17 +352,19 @@ class Mentions:
         of the KB ("Czech Javorenský hlasatel"; "Haimanti Girls' High School" is a name), nor
         over a stop word ("the Morwennol I have"), a word all in capitals (a headline) or "No"
         (:func:`_numbered`'s)."""
-        from allennlp_longent.linking.candidates.bm25 import fold
-
         doc, end = ent.doc, ent.end
-        if ent.label_ in UNNAMED or (ent.label_ == "NORP" and not any(
-                fold(token.text) in self.name_words for token in ent)):
+        if ent.label_ in UNNAMED or (ent.label_ == "NORP" and not self._writes_name_word(ent)):
             return ent
-        while end < len(doc) and end not in taken and not doc[end].is_sent_start \
-                and _capitalised(doc[end]) and not doc[end].is_stop and doc[end].text != "No" \
-                and not (doc[end].is_upper and len(doc[end]) > 1):
+        while end < len(doc) and end not in taken and _rest_of_name(doc[end]):
             end += 1
         return ent if end == ent.end else Span(doc, ent.start, end, label=ent.label)
+
+    def _writes_name_word(self, tokens: Iterable[Token]) -> bool:
+        """Whether a word of ``tokens`` is one of the KB's name words (:func:`kb_name_words`)."""
+        from allennlp_longent.linking.candidates.bm25 import fold
+
+        words = self.name_words
+        return any(fold(token.text) in words for token in tokens)
 
     def _widened(self, ent: Span, titles: List[Span]) -> Span:
         """``ent`` widened to the title that holds it (``extend``), if one does."""
