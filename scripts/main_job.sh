@@ -3,10 +3,11 @@
 # worlds (fixtures/zeshel_demo). Extends MiniLM to 1024 positions (E_repeat); fits the cascade's
 # first stage (BM25 re-scored by context evidence) on five training worlds with `allennlp train`;
 # trains a cross-encoder re-ranker (3 layers and a wide part for names, one pass at a constant
-# rate) on 12 generated training worlds (`make_zeshel_demo.py --extra-worlds`, written under the
+# rate) on 6 generated training worlds (`make_zeshel_demo.py --extra-worlds`, written under the
 # run folder and removed after training; LONGENT_EXTRA_WORLDS changes the count) with the first
 # stage's top candidates of those worlds as negatives (`longent first-stage-candidates`), and on
-# real prose: the first LONGENT_PROSE_DOCS (450) documents of Re-DocRED's dev set
+# real prose: the first LONGENT_PROSE_DOCS (225) documents of Re-DocRED's dev set (round 42 halved
+# both, 12 worlds and 450 documents before, to keep the job within 20 minutes; README)
 # (LONGENT_PROSE_DATA, default
 # ../shared/data/re-docred/dev_revised.json; a warning says when it is absent, `none` leaves it
 # out) turned into worlds by `docred_linking_worlds.py`, plain and --shared-name; validated on the first stage's
@@ -56,7 +57,7 @@ PY
 "$bin/longent" first-stage-candidates "$run/first_stage/model.tar.gz" "$data" --splits val test \
   --output-dir "$LONGENT_DEMO_CANDIDATES" --overwrite | sed 's/^/  /'
 
-worlds="${LONGENT_EXTRA_WORLDS:-12}"
+worlds="${LONGENT_EXTRA_WORLDS:-6}"
 echo "== 3/7 train the cross-encoder on $worlds generated worlds and Re-DocRED prose, validate on frost_fjords (log: $run/train.log)"
 export LONGENT_DEMO_EXTRA="$run/extra_worlds"
 rm -rf "$LONGENT_DEMO_EXTRA"  # the prose below is appended: a failed run's files may not stay
@@ -76,7 +77,7 @@ if [ "$prose" = none ]; then
 elif [ -f "$prose" ]; then
   for kind in "" --shared-name; do
     "$bin/python" scripts/demo_data/docred_linking_worlds.py "$prose" "$LONGENT_DEMO_EXTRA" \
-      --docs 0 "${LONGENT_PROSE_DOCS:-450}" --candidates 4 $kind | sed "s/^/  ${kind:-plain}: /"
+      --docs 0 "${LONGENT_PROSE_DOCS:-225}" --candidates 4 $kind | sed "s/^/  ${kind:-plain}: /"
   done
 else
   echo "  WARNING: no Re-DocRED file at $prose (LONGENT_PROSE_DATA): the re-ranker trains on the" \

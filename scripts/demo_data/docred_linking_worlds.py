@@ -22,7 +22,7 @@ the candidates apart no more; only what a page says of its entity can.
 It appends to ``OUT/mentions/train.json`` and ``OUT/<candidates-dir>/train.json`` and writes
 ``OUT/documents/docred_<n>.json`` (``docred_shared_<n>.json`` with ``--shared-name``), so it
 can extend the generated worlds of ``make_zeshel_demo.py --extra-worlds``; the main job adds both
-kinds of the first 450 documents to them (450 to 500 stay apart for measuring).
+kinds of the first 225 documents to them (450 until round 42; 450 to 500 stay apart for measuring).
 """
 
 import argparse

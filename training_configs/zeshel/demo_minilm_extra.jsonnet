@@ -1,15 +1,16 @@
 // The main job's re-ranker (scripts/main_job.sh, step 3; docs/linking.md, "Training the
 // cross-encoder"): trained on generated worlds instead of the five demo training worlds. First
-//   python scripts/demo_data/make_zeshel_demo.py --extra-worlds 12 --out "$LONGENT_DEMO_EXTRA"
-// (1,440 mentions in 12 worlds with varied templates, distractor facts and their BM25
+//   python scripts/demo_data/make_zeshel_demo.py --extra-worlds 6 --out "$LONGENT_DEMO_EXTRA"
+// (720 mentions in 6 worlds with varied templates, distractor facts and their BM25
 // candidates; the seven demo worlds are untouched) and the fitted first stage's candidates of
 // those worlds (the negatives it will re-rank; own page kept where the first stage keeps it):
 //   longent first-stage-candidates FIRST_STAGE/model.tar.gz "$LONGENT_DEMO_EXTRA" --splits train \
 //     --output-dir "$LONGENT_DEMO_EXTRA/first_stage_candidates"
-// and real prose appended to the same folder (round 13): the first 450 Re-DocRED dev documents as
-// worlds, plain and with every candidate renamed to the gold's name (1,039 mentions each):
+// and real prose appended to the same folder (round 13): the first 225 Re-DocRED dev documents as
+// worlds, plain and with every candidate renamed to the gold's name (505 mentions each; 12 worlds
+// and 450 documents until round 42, which halved them to keep the main job within 20 minutes):
 //   python scripts/demo_data/docred_linking_worlds.py RE_DOCRED.json "$LONGENT_DEMO_EXTRA" \
-//     --docs 0 450 --candidates 4 [--shared-name]
+//     --docs 0 225 --candidates 4 [--shared-name]
 // then `allennlp train` this config: 3 of
 // MiniLM's 6 layers at 1024 positions (E_repeat), gold + 3 hard negatives in 192 pieces with
 // shared-trigram flags as type ids, mean pooling, no dropout, one pass at a constant encoder
