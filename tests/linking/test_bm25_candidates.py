@@ -219,6 +219,23 @@ def test_an_unknown_query_word_takes_the_indexed_words_it_is_a_variant_of():
     assert plain.retrieve(["Galdetinden"], k=5) == [[]]
 
 
+def test_a_word_written_otherwise_retrieves_the_page_the_name_rules_say_writes_it():
+    """A query word with no variant on any page (no shared start, no one-letter edit) still
+    retrieves a page whose name the name rules read as the same name: romanised another way
+    (vowel and consonant spellings) or the full name of a pet name."""
+    texts = ["Pyinmakan is a river town", "Margaret Macrory kept the mill's books",
+             "Bandar Qamar is a port"]
+    generator = _generator(["town", "clerk", "port"], texts)
+    assert [c.document_id for c in generator.retrieve(["Pinmakan"], k=5)[0]] == ["town"]
+    assert [c.document_id for c in generator.retrieve(["Auntie Maggie"], k=5)[0]] == ["clerk"]
+    assert [c.document_id for c in generator.retrieve(["Bunder Kumar"], k=5)[0]] == ["port"]
+    # a name that sounds like no page's stays without candidates, and so does a short word
+    assert generator.retrieve(["Ottoline"], k=5) == [[]]
+    assert generator.retrieve(["Kum"], k=5) == [[]]
+    # the names rules agree: the page writes both words
+    assert unwritten_names("Pinmakan", {"pyinmakan"}, {"pyinmakan"}) == set()
+
+
 def test_an_index_saved_before_folding_keeps_its_tokens(tmp_path):
     assert json.loads(_saved(tmp_path / "new", fold_accents=True))["folded"] is True
     # as an index written before accents were folded: unfolded tokens, no "folded", old config

@@ -23,9 +23,12 @@ one-letter spelling difference ("Lavvan", "Lavvann"); failing those, by the
 words it writes with another first letter (a mutation or a transliteration: "Borthgarreg" for
 Porthgarreg, "Gadalur" for Kadalur; round 26); failing those, by the
 words it clips at their front (:func:`clipped_front`, "Tunde" for "Babátúndé"); failing those,
-by the two or three indexed words it writes joined (:func:`joined_split`, "Ileosa" for
-"Ilé-Ọ̀sà", "transvillarica" for Trans Villa Rica). A word
-some page writes is never expanded, so exact matches rank as before.
+by the words that write it as the name rules of :mod:`allennlp_longent.linking.names` read a
+page, romanised another way ("Pinmakan" for Pyinmakan) or as the full name of a pet name
+("Maggie" for Margaret; round 43: the rules linked such a name, but no page was retrieved for
+it); failing those, by the two or three indexed words it writes joined (:func:`joined_split`,
+"Ileosa" for "Ilé-Ọ̀sà", "transvillarica" for Trans Villa Rica). A word some page writes is
+never expanded, so exact matches rank as before.
 """
 
 import json
@@ -298,6 +301,7 @@ class BM25CandidateGenerator(CandidateGenerator):
         self._bm25: Optional[bm25s.BM25] = None
         self._buckets: Optional[Dict[str, List[str]]] = None
         self._ends: Optional[Dict[str, List[str]]] = None
+        self._skeletons: Optional[Dict[str, List[str]]] = None
 
     def config(self) -> dict:
         return {"type": "bm25", "k1": self.k1, "b": self.b, "title_weight": self.title_weight,
@@ -332,8 +336,33 @@ class BM25CandidateGenerator(CandidateGenerator):
                                if w[1:] == token[1:])
             if not found:
                 found = _clipped(token, self._ends)
+            if not found:
+                found = self._written_otherwise(token)
             expanded += found or list(joined_split(token, vocabulary) or ())
         return expanded
+
+    def _written_otherwise(self, token: str) -> List[str]:
+        """The indexed words that write ``token`` as the name rules read a page
+        (:func:`~allennlp_longent.linking.names.written`): romanised another way
+        (:func:`~allennlp_longent.linking.candidates.transliteration.sounds_alike`: "Pinmakan"
+        for Pyinmakan) or a full name ``token`` is a pet name of
+        (:func:`~allennlp_longent.linking.hypocorisms.nicknames`: "Maggie" for Margaret);
+        sorted, none when there is none."""
+        from allennlp_longent.linking.candidates.transliteration import (
+            sounds_alike,
+            spelling_skeleton,
+        )
+        from allennlp_longent.linking.hypocorisms import PET_NAMES, nicknames
+
+        if self._skeletons is None:
+            self._skeletons = defaultdict(list)
+            for word in self._bm25.vocab_dict:
+                self._skeletons[spelling_skeleton(word)].append(word)
+        alike = [w for w in self._skeletons.get(spelling_skeleton(token), ())
+                 if sounds_alike(token, w)]
+        full = {w for w in self._bm25.vocab_dict if nicknames(token, {w})} \
+            if token in PET_NAMES else set()
+        return sorted(set(alike) | full)
 
     def document_ids(self) -> List[str]:
         return list(self._document_ids)
@@ -344,7 +373,7 @@ class BM25CandidateGenerator(CandidateGenerator):
         self._document_ids = list(document_ids)
         self._titles = []
         self._bm25 = None
-        self._buckets = self._ends = None
+        self._buckets = self._ends = self._skeletons = None
         corpus = [self.tokens(text) for text in texts]
         if any(corpus):  # bm25s cannot index a collection without a single token
             self._bm25 = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
@@ -399,7 +428,7 @@ class BM25CandidateGenerator(CandidateGenerator):
         # indexes saved before accents were folded keep their tokens, and so their queries'
         self.fold_accents = ids.get("folded", False)
         self._bm25 = None
-        self._buckets = self._ends = None
+        self._buckets = self._ends = self._skeletons = None
         if ids["indexed"]:
             self._bm25 = bm25s.BM25.load(str(directory), show_progress=False)
             indexed = int(self._bm25.scores["num_docs"])

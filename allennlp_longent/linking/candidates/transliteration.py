@@ -47,6 +47,12 @@ def _skeleton(key: str) -> str:
     return _VOWEL.sub("V", key)
 
 
+def spelling_skeleton(word: str) -> str:
+    """The bucket of the words that may :func:`sounds_alike` ``word``: its key's consonants,
+    each vowel written "V"."""
+    return _skeleton(spelling_key(word))
+
+
 def _keys_alike(a: str, b: str) -> bool:
     """Equal keys, or keys of ``MIN_LETTERS`` or more with one skeleton that differ in one
     place (a vowel, as the skeletons agree on every consonant)."""
