@@ -44,7 +44,8 @@ A name written with an initial ("L. Ambros") prefers, among the first ``k``, the
 title writes that initial beside that name word ("Ludovic Ambros", not "Clara Ambros"):
 ``initial_order`` (:func:`allennlp_longent.linking.names.initial_pairs`). A name that is no
 candidate's title prefers the candidates whose page gives it as their other name ("was called the
-Hohrain Tramway until 1921"): ``alias_order`` (:func:`allennlp_longent.linking.names.page_aliases`).
+Hohrain Tramway until 1921"): ``alias_order`` (:func:`allennlp_longent.linking.names.page_aliases`);
+for a product, event or work span, not a settlement or a natural feature so called (round 43).
 
 A common-noun span ("the fortress", "her well", "airport") names its entity by its kind: it
 prefers, among the first ``k``, the candidates whose page defines them with that noun ("Qasr Tamit
@@ -497,6 +498,7 @@ SETTING_NOUNS = {"LOC": NATURAL_NOUNS, "FAC": FACILITY_NOUNS}
 SETTLEMENT_NOUNS = frozenset("""city town village hamlet suburb quarter district neighbourhood
     neighborhood borough parish municipality""".split())
 _SETTINGS = NATURAL_NOUNS | FACILITY_NOUNS | SETTLEMENT_NOUNS
+_LAND = NATURAL_NOUNS | SETTLEMENT_NOUNS
 
 
 @lru_cache(maxsize=1 << 16)
@@ -783,14 +785,21 @@ def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "En
     :func:`naming_titles` for ``label``): the candidates whose page gives its name words as
     another name of theirs go first, marked ``alias``, but not one that ``label`` clashes with
     (:func:`clashes`: "Ada" labelled a person is not the hospital "known in the town as the
-    Ada"); unchanged when none or all of them do."""
+    Ada"), nor, for a span labelled as a product, an event or a work (``THING_LABELS``), a
+    settlement or a natural feature (:func:`_setting_kinds`: "Macuriján" labelled PRODUCT is the
+    rum, not the town once called Macuriján; round 43); unchanged when none or all of them do."""
     mention = spelled_out(mention)  # "Harrowfield Iron Co." for "Harrowfield Iron Company"
     words = tuple(t for t, _ in name_words(mention))
     if not words or any(is_title(mention, ranked, naming_titles(label, entity_of), k)):
         return ranked
     head = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [words in page_aliases(e) and not (label and clashes(label, kind(e))) for e in head]
+    flags = [words in page_aliases(e) and not (label and clashes(label, kind(e)))
+             and not (label in THING_LABELS and _setting_kinds(e) & _LAND) for e in head]
     return _regroup(ranked, k, flags, "alias", first=True)
+
+
+# the labels of spans that name neither a place nor a person
+THING_LABELS = frozenset({"PRODUCT", "EVENT", "WORK_OF_ART"})
 
 
 def expansion_order(expanded: Sequence["Entity"], ranked: List[dict], k: int) -> List[dict]:

@@ -280,6 +280,23 @@ def test_alias_order_does_not_promote_a_candidate_the_label_clashes_with():
     assert alias_order("Ada", ranked, pages.get, 2, "PERSON") == ranked  # a person: no hospital
 
 
+def test_alias_order_does_not_promote_a_place_for_a_product_event_or_work():
+    """A town's former name that is now a brand's: a PRODUCT, EVENT or WORK_OF_ART span is not
+    the town or the river that was once called so, a place span still is."""
+    from allennlp_longent.linking.kinds import alias_order
+
+    pages = {"r": Entity("r", "Ron Vellarde Añejo", "Ron Vellarde Añejo is a dark rum."),
+             "t": Entity("t", "San Ulpiano", "San Ulpiano is a town on the bay. It was called "
+                         "Vellarde until 1911."),
+             "s": Entity("s", "Orla River", "The Orla River is a river, known as the Vellarde "
+                         "on old maps.")}
+    ranked = [{"id": i} for i in "rts"]
+    for label in ("PRODUCT", "EVENT", "WORK_OF_ART"):
+        assert alias_order("Vellarde", ranked, pages.get, 3, label) == ranked
+    assert [c["id"] for c in alias_order("Vellarde", ranked, pages.get, 3, "GPE")][-1] == "r"
+    assert [c["id"] for c in alias_order("Vellarde", ranked, pages.get, 3)][-1] == "r"
+
+
 def test_a_common_noun_prefers_the_pages_that_define_their_entity_by_it():
     from allennlp_longent.linking.kinds import common_noun, kind_nouns, noun_order
 
