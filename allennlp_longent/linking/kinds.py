@@ -498,6 +498,8 @@ SETTING_NOUNS = {"LOC": NATURAL_NOUNS, "FAC": FACILITY_NOUNS}
 SETTLEMENT_NOUNS = frozenset("""city town village hamlet suburb quarter district neighbourhood
     neighborhood borough parish municipality""".split())
 _SETTINGS = NATURAL_NOUNS | FACILITY_NOUNS | SETTLEMENT_NOUNS
+# the built places that are no settlement: a port, a harbour or a resort is often the town itself
+BUILT_NOUNS = FACILITY_NOUNS - frozenset("resort port harbour harbor marina".split())
 _LAND = NATURAL_NOUNS | SETTLEMENT_NOUNS
 
 
@@ -517,12 +519,15 @@ def setting_order(mention: str, label: str, ranked: List[dict],
                   entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
     """For a LOC span whose first candidate is no natural feature (``NATURAL_NOUNS``: a built
     place, a settlement or no place at all), or a FAC span whose first candidate is a natural
-    feature or a settlement (``SETTLEMENT_NOUNS``), by :func:`_setting_kinds`: the candidates
+    feature or a settlement (``SETTLEMENT_NOUNS``), or a GPE span whose first candidate is
+    :func:`built` (:func:`_unbuilt_order`), by :func:`_setting_kinds`: the candidates
     among the first ``k`` of the span's kind, and of no other, whose title writes every name word
     of the mention go first, marked ``setting``, even before a bare title. A ski resort, a wind
     farm or an airport takes the name of its mountain, island or city, a town that of its river,
     and the label says which is meant ("Galdetind" labelled FAC, "Heimøya" labelled LOC, "São
     Tarcísio airport", "Sulema" labelled LOC)."""
+    if label == "GPE":
+        return _unbuilt_order(mention, ranked, entity_of, k)
     wanted = SETTING_NOUNS.get(label)
     if wanted is None or not ranked:
         return ranked
@@ -537,6 +542,31 @@ def setting_order(mention: str, label: str, ranked: List[dict],
     kinds = [_setting_kinds(e) for e in entities]
     flags = [bool(of & wanted) and not of & other and _title_writes(words, e.title)
              for e, of in zip(entities, kinds)]
+    return _regroup(ranked, k, flags, "setting", first=True)
+
+
+def built(entity: "Entity") -> bool:
+    """The page defines a built place that is no settlement (``BUILT_NOUNS``, by
+    :func:`_setting_kinds`): a church, a station, a market, a farm."""
+    kinds = _setting_kinds(entity)
+    return bool(kinds) and kinds <= BUILT_NOUNS
+
+
+def _unbuilt_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+                   k: int) -> List[dict]:
+    """:func:`setting_order` for a GPE span whose first candidate is :func:`built`: a country, a
+    city or a region is no building, so the candidates among the first ``k`` that are neither
+    built nor a person (:func:`clashes`) and whose title writes every name word of the mention go
+    first, marked ``setting`` ("Motukava" is the kingdom, not the Royal Free Church of Motukava;
+    round 43)."""
+    if not ranked or not built(entity_of(ranked[0]["id"])):
+        return ranked
+    words = [token for token, _ in name_words(mention)]
+    if not words:
+        return ranked
+    entities = [entity_of(c["id"]) for c in ranked[:k]]
+    flags = [not built(e) and not clashes("GPE", kind(e)) and _title_writes(words, e.title)
+             for e in entities]
     return _regroup(ranked, k, flags, "setting", first=True)
 
 

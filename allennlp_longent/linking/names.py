@@ -393,7 +393,7 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
     kin = kin_name(mention, words)
     return [sorted(_unwritten(words, page_forms(e), page_names(e))
                    - _middle_names(words, e.title) - titled - _of_own_kind(words, e)
-                   - _pet_names(words, e)
+                   - _pet_names(words, e) - _title_before_given_name(words, e)
                    | _unwritten_initials(pairs, e) | kin_named(kin, words, e))
             for e in entities]
 
@@ -402,6 +402,25 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
 # prepositions and the article after which the phrase goes on about something else ("a street
 # along the river")
 _PHRASE_ENDS = DEFINITION_STOPS | frozenset("along across behind off the".split())
+
+
+def _title_before_given_name(words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:
+    """The first name word of a mention whose other name words open a person's title, its given
+    name: a title of address the lists above do not hold ("Sitt Zahra" for Zahra al-Mushayqiyya,
+    "Thakin Ewan" for Ewan Macrory; round 43). Before a family name it stays a name word ("Petra
+    Corrander" is not Wenna Corrander), and a title with a word for a thing after the name is no
+    person's ("Sunil Hemagama" is not the Hemagama Gem House, a merchant's house)."""
+    from allennlp_longent.linking.definitions import THING_NOUNS
+    from allennlp_longent.linking.kinds import PERSON, kind
+
+    if len(words) < 2:
+        return set()
+    given = tuple(t for t, _ in words[1:])
+    title = title_names(entity.title)
+    if len(title) <= len(given) or title[:len(given)] != given \
+            or THING_NOUNS.intersection(title[len(given):]) or kind(entity) != PERSON:
+        return set()
+    return {words[0][0]}
 
 
 def _pet_names(words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:

@@ -576,9 +576,11 @@ class LongentLinker:
         where someone lived or what a firm serves ("Melbourne" on an emigrant's page, "Germany"
         on a newspaper's). Round 31, the mirror of :meth:`_person_of_no_page`; not with a
         statistical NER's labels, which call many names of people and papers GPE (on the dev
-        sets with en_core_web_sm's labels it fixed 6 spans and broke 7)."""
+        sets with en_core_web_sm's labels it fixed 6 spans and broke 7). Nor is it a built place
+        that is no settlement (:func:`~allennlp_longent.linking.kinds.built`: "Tanah Tinggi" is
+        not the mosque Masjid Tanah Tinggi; round 43), whatever its title writes."""
         from allennlp_longent.linking.definitions import PERSON
-        from allennlp_longent.linking.kinds import kind, organisation
+        from allennlp_longent.linking.kinds import built, kind, organisation
         from allennlp_longent.linking.names import name_words, title_writes
 
         if not (self.label_agreement and self.annotated and candidates
@@ -586,8 +588,8 @@ class LongentLinker:
             return False
         words = [token for token, _ in name_words(span.text)]
         first = self.kb[candidates[0]["id"]]
-        return bool(words) and not any(title_writes(words, first.title)) \
-            and (kind(first) == PERSON or organisation(first))
+        return bool(words) and (built(first) or not any(title_writes(words, first.title))
+                                and (kind(first) == PERSON or organisation(first)))
 
     def _person_of_no_page(self, span: Span, candidates: List[dict]) -> bool:
         """With ``label_agreement``: a person span written as a full name (two name words or

@@ -636,6 +636,32 @@ def test_setting_order_reads_a_loc_span_as_nature_and_a_fac_span_as_built():
     assert setting_order("Tinden", "FAC", ranked, pages.__getitem__, 2) == ranked
 
 
+def test_a_gpe_span_prefers_what_is_not_built():
+    """A country, a city or a region is no building: a GPE span whose first candidate is a church
+    or a station puts first the candidates that are not built and whose title writes its name;
+    a port or a resort counts as a settlement (round 43)."""
+    from allennlp_longent.linking.kinds import built, setting_order
+
+    pages = {e.id: e for e in [
+        Entity("c", "Royal Church of Motava", "The Royal Church of Motava is a church in the "
+                                              "capital."),
+        Entity("k", "Kingdom of Motava", "The Kingdom of Motava is an island kingdom."),
+        Entity("p", "Port Selden", "Port Selden is a port on the east coast."),
+        Entity("s", "Selden", "Selden is a village inland."),
+        Entity("m", "Motava Ilse Renner", "Motava Ilse Renner was a priest. She wrote hymns."),
+    ]}
+    assert built(pages["c"]) and not built(pages["k"]) and not built(pages["p"])
+    ranked = [{"id": i} for i in "ck"]
+    moved = setting_order("Motava", "GPE", ranked, pages.__getitem__, 2)
+    assert [c["id"] for c in moved] == ["k", "c"] and moved[0]["setting"]
+    assert setting_order("Motava", "FAC", ranked, pages.__getitem__, 2) == ranked
+    with_person = [{"id": i} for i in "cm"]  # a person is no place either
+    assert setting_order("Motava", "GPE", with_person, pages.__getitem__, 2) == with_person
+    assert setting_order("Motava", "GPE", ranked, pages.__getitem__, 1) == ranked  # not among 1
+    assert setting_order("Selden", "GPE", [{"id": "p"}, {"id": "s"}], pages.__getitem__,
+                         2) == [{"id": "p"}, {"id": "s"}]  # a port is a town
+
+
 def test_a_page_s_name_is_not_its_kind():
     from allennlp_longent.linking.kinds import common_noun, kind_nouns
 

@@ -600,6 +600,21 @@ def test_a_place_span_whose_first_candidate_is_a_person_is_nil(tmp_path):
     assert linked("They sailed to Vlachos .", labels="annotated")[0][1] == "I"
 
 
+MOSQUE = [Entity("M", "Masjid Bukit Tinggi", "Masjid Bukit Tinggi is a mosque on the hill road "
+                  ". It was built in 1890 ."),
+          Entity("F", "Fort Kerring", "Fort Kerring is a fort by the bay . It has a museum .")]
+
+
+def test_a_place_span_whose_first_candidate_is_a_building_is_nil(tmp_path):
+    # a village named like the mosque is not the mosque, even when the mosque's title writes it
+    # (round 43); with a statistical NER's labels the rule is off, as for persons
+    linked = _ruled(tmp_path, MOSQUE, "GPE", "Bukit Tinggi")
+    text = "She grew up in Bukit Tinggi before the war ."
+    assert linked(text, label_agreement=False, labels="annotated")[0][1] == "M"
+    assert linked(text, labels="annotated")[0][1] == "NIL"
+    assert linked(text, label_agreement=True)[0][1] == "M"
+
+
 def test_an_exact_title_is_linked_over_the_nil_option(tmp_path):
     """"Itaquara", a town's bare title, had gone NIL when the NIL option outweighed it (round
     23); a title two candidates share, a clashing label or a user's threshold still decide."""
