@@ -40,9 +40,12 @@ and numbers and is of the kind the span says by its last word ("Lindqvist's yard
 names a kind its first candidate's page does not write of itself ("Skjærvik University
 Hospital"), or that writes a number the page does not ("Kōsaka Maru No. 5"); under
 ``label_agreement`` so is a person span written as a full name, or as one name after a title of
-address, whose first candidate is a thing ("Tove Sandmo", named on her band's page; "Mr Sayle");
-a span is NIL, too, whose first candidate a rule put there over a likelier one and whose page
-never writes a word of its name ("Café Nagisa"); a name coreference does not copy a link to a
+address, whose first candidate is a thing ("Tove Sandmo", named on her band's page; "Mr Sayle"),
+and, with labels set by hand, a GPE span whose first candidate is a building ("Tanah Tinggi" is
+not the mosque Masjid Tanah Tinggi), after the candidates that are no building and write its
+name have gone first ("Motukava" is the kingdom, not its church); a span is NIL, too, whose
+first candidate a rule put there over a likelier one and whose page never writes a word of its
+name ("Café Nagisa"); a name coreference does not copy a link to a
 page of the other gender than the span's title of address ("Madame Orbach" after "Felix
 Orbach"). With
 ``descriptors`` (the default), a common-noun span ("the castle", "airport") whose noun defines none
