@@ -54,6 +54,7 @@ import numpy as np
 from allennlp_longent.linking.candidates.bm25 import bare_title, fold
 from allennlp_longent.linking.candidates.generator import MentionQuery, Query, as_mention_query
 from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings
+from allennlp_longent.linking.kinds import PERSON, kind
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 from allennlp_longent.linking.names import unwritten_on_pages
 
@@ -129,6 +130,12 @@ class Scored:
     exact_title: bool = False  # the bare title of exactly one of ``entities`` (title_abstain)
     unwritten: Optional[List[List[str]]] = None  # per candidate (unwritten_nil): name words its
     # page never writes
+
+
+def is_person(entity: Entity) -> bool:
+    """Whether ``entity``'s page is a person's (:func:`~allennlp_longent.linking.kinds.kind`),
+    for the unwritten-name rule's titles of address before a given name."""
+    return kind(entity) == PERSON
 
 
 def exact_title(mention: str, entities: Sequence[Entity]) -> bool:
@@ -281,7 +288,7 @@ class Cascade:
         if self.settings.unwritten_nil:
             for query, item in zip(queries, scored):
                 item.unwritten = unwritten_on_pages(as_mention_query(query).mention,
-                                                    item.entities)
+                                                    item.entities, is_person)
         if self.ranker is not None:
             pending = [i for i, s in enumerate(scored) if s.entities and (
                 rerank_all or not (self.settings.title_abstain and s.exact_title))]

@@ -15,7 +15,7 @@ family ("Frank", "Hans", "Lola", "Rita", "Greta", "Nino").
 from functools import lru_cache
 from typing import AbstractSet, Dict, Tuple
 
-from allennlp_longent.linking.candidates.bm25 import fold
+from allennlp_longent.linking.candidates.folding import fold
 
 _LINES = """
 william wilhelm guillermo guglielmo guillaume: bill billy willie liam memo

@@ -66,6 +66,7 @@ from functools import cache, lru_cache
 from typing import (
     TYPE_CHECKING,
     AbstractSet,
+    Callable,
     FrozenSet,
     Iterable,
     List,
@@ -85,7 +86,7 @@ from allennlp_longent.linking.candidates.bm25 import (
     variant,
 )
 from allennlp_longent.linking.candidates.transliteration import sounds_alike_in
-from allennlp_longent.linking.definitions import DEFINITION_STOPS, defining_words
+from allennlp_longent.linking.definitions import DEFINITION_STOPS, THING_NOUNS, defining_words
 from allennlp_longent.linking.hypocorisms import nicknames
 from allennlp_longent.linking.kind_words import share_kind
 
@@ -384,16 +385,20 @@ def unwritten_names(mention: str, forms: AbstractSet[str],
     return _unwritten(list(name_words(mention)), forms, names)
 
 
-def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[str]]:
+def unwritten_on_pages(mention: str, entities: Sequence["Entity"],
+                       is_person: Optional[Callable[["Entity"], bool]] = None
+                       ) -> List[List[str]]:
     """:func:`unwritten_names` against each entity's page (sorted), the mention read once, and
-    each initial of :func:`initial_pairs` that the page does not write ("k. ambros")."""
+    each initial of :func:`initial_pairs` that the page does not write ("k. ambros"); with
+    ``is_person`` (whether a page is a person's: ``kinds.kind``, which imports this module), a
+    title of address before a person's given name is written (:func:`_title_before_given_name`)."""
     words = list(name_words(mention))
     pairs = initial_pairs(mention)
     titled = dotted_title(mention, words)
     kin = kin_name(mention, words)
     return [sorted(_unwritten(words, page_forms(e), page_names(e))
                    - _middle_names(words, e.title) - titled - _of_own_kind(words, e)
-                   - _pet_names(words, e) - _title_before_given_name(words, e)
+                   - _pet_names(words, e) - _title_before_given_name(words, e, is_person)
                    | _unwritten_initials(pairs, e) | kin_named(kin, words, e))
             for e in entities]
 
@@ -404,21 +409,19 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"]) -> List[List[
 _PHRASE_ENDS = DEFINITION_STOPS | frozenset("along across behind off the".split())
 
 
-def _title_before_given_name(words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:
+def _title_before_given_name(words: Sequence[Tuple[str, bool]], entity: "Entity",
+                             is_person: Optional[Callable[["Entity"], bool]]) -> Set[str]:
     """The first name word of a mention whose other name words open a person's title, its given
     name: a title of address the lists above do not hold ("Sitt Zahra" for Zahra al-Mushayqiyya,
     "Thakin Ewan" for Ewan Macrory; round 43). Before a family name it stays a name word ("Petra
     Corrander" is not Wenna Corrander), and a title with a word for a thing after the name is no
     person's ("Sunil Hemagama" is not the Hemagama Gem House, a merchant's house)."""
-    from allennlp_longent.linking.definitions import THING_NOUNS
-    from allennlp_longent.linking.kinds import PERSON, kind
-
-    if len(words) < 2:
+    if is_person is None or len(words) < 2:
         return set()
     given = tuple(t for t, _ in words[1:])
     title = title_names(entity.title)
     if len(title) <= len(given) or title[:len(given)] != given \
-            or THING_NOUNS.intersection(title[len(given):]) or kind(entity) != PERSON:
+            or THING_NOUNS.intersection(title[len(given):]) or not is_person(entity):
         return set()
     return {words[0][0]}
 

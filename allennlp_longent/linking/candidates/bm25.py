@@ -35,7 +35,6 @@ import json
 import logging
 import os
 import re
-import unicodedata
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
@@ -45,6 +44,7 @@ import bm25s
 import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 
+from allennlp_longent.linking.candidates.folding import fold, single_letters
 from allennlp_longent.linking.candidates.generator import (
     Candidate,
     CandidateGenerator,
@@ -60,17 +60,7 @@ _STOPWORDS = frozenset(STOPWORDS_EN)
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets DEBUG on import
 
 
-# letters that Unicode does not decompose into a base letter and an accent
-_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "đ": "d", "ð": "d",
-                          "þ": "th", "ł": "l", "ı": "i", "ŋ": "n", "ħ": "h"})
 VARIANT_PREFIX = 4  # a variant shares its first letters with the word: the index's buckets
-
-
-def fold(text: str) -> str:
-    """Lower case, accents removed ("İmparator" is "imparator", "Heimøy" is "heimoy")."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return plain.lower().translate(_LETTERS)
 
 
 def bm25_tokens(text: str) -> List[str]:
@@ -110,16 +100,6 @@ def same_word(token: str, word: str) -> bool:
         return True
     single = single_letters(token), single_letters(word)
     return single != (token, word) and same_word(*single)
-
-
-_DOUBLED = re.compile(r"(\w)\1+")
-
-
-@lru_cache(maxsize=1 << 16)
-def single_letters(word: str) -> str:
-    """``word`` with each run of a doubled letter written once (cached: :func:`same_word` is
-    called for every word of every candidate's page)."""
-    return _DOUBLED.sub(r"\1", word)
 
 
 def _tail_key(word: str) -> str:

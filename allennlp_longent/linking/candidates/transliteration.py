@@ -19,7 +19,7 @@ from collections import defaultdict
 from functools import lru_cache
 from typing import AbstractSet, Dict, FrozenSet, List
 
-from allennlp_longent.linking.candidates.bm25 import single_letters
+from allennlp_longent.linking.candidates.folding import single_letters
 
 MIN_LETTERS = 4
 # each spelling choice, made one way; applied in this order to a folded word (consonants first,
