@@ -547,9 +547,32 @@ def setting_order(mention: str, label: str, ranked: List[dict],
 
 def built(entity: "Entity") -> bool:
     """The page defines a built place that is no settlement (``BUILT_NOUNS``, by
-    :func:`_setting_kinds`): a church, a station, a market, a farm."""
+    :func:`_setting_kinds`): a church, a station, a market, a farm; not a town whose defining
+    phrase names the building first ("a temple and handloom-weaving town on the river",
+    "a market and textile city": :func:`_settlement_phrase`)."""
     kinds = _setting_kinds(entity)
-    return bool(kinds) and kinds <= BUILT_NOUNS
+    return bool(kinds) and kinds <= BUILT_NOUNS and not _settlement_phrase(entity)
+
+
+_DEFINED_AS = re.compile(r"\b(?:is|was)\s+(?:an?|the)\s+([^.;:]*)")
+_PHRASE_STOPS = frozenset("""in on at of near by from with along to for that which where who
+    beside above below outside inside under over between""".split())
+
+
+@lru_cache(maxsize=1 << 16)
+def _settlement_phrase(entity: "Entity") -> bool:
+    """The page's first "is a ..." phrase, up to its first preposition or relative word, ends
+    in a word of ``SETTLEMENT_NOUNS`` ("is a market and textile city on the river"; not "is
+    the parish church of the town")."""
+    found = _DEFINED_AS.search(fold(entity.description))
+    if not found:
+        return False
+    words = []
+    for word in _WORD.findall(found.group(1)):
+        if word in _PHRASE_STOPS:
+            break
+        words.append(word)
+    return bool(words) and words[-1] in SETTLEMENT_NOUNS
 
 
 def _unbuilt_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],

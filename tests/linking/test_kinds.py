@@ -651,6 +651,9 @@ def test_a_gpe_span_prefers_what_is_not_built():
         Entity("m", "Motava Ilse Renner", "Motava Ilse Renner was a priest. She wrote hymns."),
     ]}
     assert built(pages["c"]) and not built(pages["k"]) and not built(pages["p"])
+    # a town whose defining phrase names a building first is still a town
+    assert not built(Entity("t", "Koralpet", "Koralpet is a temple and weaving town on the river."))
+    assert built(Entity("e", "St Oda", "St Oda is the parish church of the town."))
     ranked = [{"id": i} for i in "ck"]
     moved = setting_order("Motava", "GPE", ranked, pages.__getitem__, 2)
     assert [c["id"] for c in moved] == ["k", "c"] and moved[0]["setting"]
