@@ -13,7 +13,7 @@ family ("Frank", "Hans", "Lola", "Rita", "Greta", "Nino").
 """
 
 from functools import lru_cache
-from typing import AbstractSet, Dict, Tuple
+from typing import AbstractSet, Dict, Iterable, List, Tuple
 
 from allennlp_longent.linking.candidates.folding import fold
 
@@ -101,7 +101,12 @@ def _starts(pet: str) -> Tuple[str, ...]:
 
 def nicknames(pet: str, names: AbstractSet[str]) -> bool:
     """Whether the folded word ``pet`` is a pet name of one of ``names`` (a page's folded name
-    words): one of them begins with the start of a full name the pet name stands for (its
-    letters but the last two, at least four: "oleksand" for "oleksandr", "oleksandra")."""
+    words; :func:`full_names`)."""
+    return bool(full_names(pet, names))
+
+
+def full_names(pet: str, names: Iterable[str]) -> List[str]:
+    """The ``names`` that begin with the start of a full name the folded pet name ``pet`` stands
+    for (its letters but the last two, at least four: "oleksand" for "oleksandr", "oleksandra")."""
     starts = _starts(pet)
-    return bool(starts) and any(n.startswith(starts) for n in names)
+    return [n for n in names if n.startswith(starts)] if starts else []

@@ -535,13 +535,19 @@ def setting_order(mention: str, label: str, ranked: List[dict],
     first = _setting_kinds(entity_of(ranked[0]["id"]))
     if first & wanted or (label != "LOC" and not first & other):
         return ranked
+    return _fitting_first(mention, ranked, entity_of, k, lambda e: bool(
+        _setting_kinds(e) & wanted) and not _setting_kinds(e) & other)
+
+
+def _fitting_first(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+                   k: int, fits: Callable[["Entity"], bool]) -> List[dict]:
+    """The candidates among the first ``k`` that ``fits`` and whose title writes every name
+    word of the mention go first, marked ``setting`` (:func:`setting_order`)."""
     words = [token for token, _ in name_words(mention)]
     if not words:
         return ranked
-    entities = [entity_of(c["id"]) for c in ranked[:k]]
-    kinds = [_setting_kinds(e) for e in entities]
-    flags = [bool(of & wanted) and not of & other and _title_writes(words, e.title)
-             for e, of in zip(entities, kinds)]
+    flags = [fits(e) and _title_writes(words, e.title)
+             for e in (entity_of(c["id"]) for c in ranked[:k])]
     return _regroup(ranked, k, flags, "setting", first=True)
 
 
@@ -584,13 +590,8 @@ def _unbuilt_order(mention: str, ranked: List[dict], entity_of: Callable[[str], 
     round 43)."""
     if not ranked or not built(entity_of(ranked[0]["id"])):
         return ranked
-    words = [token for token, _ in name_words(mention)]
-    if not words:
-        return ranked
-    entities = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [not built(e) and not clashes("GPE", kind(e)) and _title_writes(words, e.title)
-             for e in entities]
-    return _regroup(ranked, k, flags, "setting", first=True)
+    return _fitting_first(mention, ranked, entity_of, k,
+                          lambda e: not built(e) and not clashes("GPE", kind(e)))
 
 
 def named_kind(mention: str, any_case: bool = False) -> Optional[str]:
@@ -838,7 +839,7 @@ def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "En
     :func:`naming_titles` for ``label``): the candidates whose page gives its name words as
     another name of theirs go first, marked ``alias``, but not one that ``label`` clashes with
     (:func:`clashes`: "Ada" labelled a person is not the hospital "known in the town as the
-    Ada"), nor, for a span labelled as a product, an event or a work (``THING_LABELS``), a
+    Ada"), nor, for a span labelled as a product, an event or a work (``DEFINED_KINDS``), a
     settlement or a natural feature (:func:`_setting_kinds`: "Macuriján" labelled PRODUCT is the
     rum, not the town once called Macuriján; round 43); unchanged when none or all of them do."""
     mention = spelled_out(mention)  # "Harrowfield Iron Co." for "Harrowfield Iron Company"
@@ -847,12 +848,9 @@ def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "En
         return ranked
     head = [entity_of(c["id"]) for c in ranked[:k]]
     flags = [words in page_aliases(e) and not (label and clashes(label, kind(e)))
-             and not (label in THING_LABELS and _setting_kinds(e) & _LAND) for e in head]
+             and not (label in DEFINED_KINDS and _setting_kinds(e) & _LAND) for e in head]
     return _regroup(ranked, k, flags, "alias", first=True)
 
-
-# the labels of spans that name neither a place nor a person
-THING_LABELS = frozenset({"PRODUCT", "EVENT", "WORK_OF_ART"})
 
 
 def expansion_order(expanded: Sequence["Entity"], ranked: List[dict], k: int) -> List[dict]:

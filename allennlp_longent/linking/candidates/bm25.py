@@ -281,7 +281,7 @@ class BM25CandidateGenerator(CandidateGenerator):
         self._bm25: Optional[bm25s.BM25] = None
         self._buckets: Optional[Dict[str, List[str]]] = None
         self._ends: Optional[Dict[str, List[str]]] = None
-        self._skeletons: Optional[Dict[str, List[str]]] = None
+        self._vocabulary: Optional[FrozenSet[str]] = None  # _written_otherwise's, once
 
     def config(self) -> dict:
         return {"type": "bm25", "k1": self.k1, "b": self.b, "title_weight": self.title_weight,
@@ -328,21 +328,13 @@ class BM25CandidateGenerator(CandidateGenerator):
         for Pyinmakan) or a full name ``token`` is a pet name of
         (:func:`~allennlp_longent.linking.hypocorisms.nicknames`: "Maggie" for Margaret);
         sorted, none when there is none."""
-        from allennlp_longent.linking.candidates.transliteration import (
-            sounds_alike,
-            spelling_skeleton,
-        )
-        from allennlp_longent.linking.hypocorisms import PET_NAMES, nicknames
+        from allennlp_longent.linking.candidates.transliteration import alike_words
+        from allennlp_longent.linking.hypocorisms import full_names
 
-        if self._skeletons is None:
-            self._skeletons = defaultdict(list)
-            for word in self._bm25.vocab_dict:
-                self._skeletons[spelling_skeleton(word)].append(word)
-        alike = [w for w in self._skeletons.get(spelling_skeleton(token), ())
-                 if sounds_alike(token, w)]
-        full = {w for w in self._bm25.vocab_dict if nicknames(token, {w})} \
-            if token in PET_NAMES else set()
-        return sorted(set(alike) | full)
+        if self._vocabulary is None:
+            self._vocabulary = frozenset(self._bm25.vocab_dict)
+        return sorted(set(alike_words(token, self._vocabulary))
+                      | set(full_names(token, self._vocabulary)))
 
     def document_ids(self) -> List[str]:
         return list(self._document_ids)
@@ -353,7 +345,7 @@ class BM25CandidateGenerator(CandidateGenerator):
         self._document_ids = list(document_ids)
         self._titles = []
         self._bm25 = None
-        self._buckets = self._ends = self._skeletons = None
+        self._buckets = self._ends = self._vocabulary = None
         corpus = [self.tokens(text) for text in texts]
         if any(corpus):  # bm25s cannot index a collection without a single token
             self._bm25 = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
@@ -408,7 +400,7 @@ class BM25CandidateGenerator(CandidateGenerator):
         # indexes saved before accents were folded keep their tokens, and so their queries'
         self.fold_accents = ids.get("folded", False)
         self._bm25 = None
-        self._buckets = self._ends = self._skeletons = None
+        self._buckets = self._ends = self._vocabulary = None
         if ids["indexed"]:
             self._bm25 = bm25s.BM25.load(str(directory), show_progress=False)
             indexed = int(self._bm25.scores["num_docs"])

@@ -17,7 +17,7 @@ word (under four letters) is never matched, as short names collide ("Jan", "Jon"
 import re
 from collections import defaultdict
 from functools import lru_cache
-from typing import AbstractSet, Dict, FrozenSet, List
+from typing import AbstractSet, Dict, FrozenSet, List, Tuple
 
 from allennlp_longent.linking.candidates.folding import single_letters
 
@@ -47,12 +47,6 @@ def _skeleton(key: str) -> str:
     return _VOWEL.sub("V", key)
 
 
-def spelling_skeleton(word: str) -> str:
-    """The bucket of the words that may :func:`sounds_alike` ``word``: its key's consonants,
-    each vowel written "V"."""
-    return _skeleton(spelling_key(word))
-
-
 def _keys_alike(a: str, b: str) -> bool:
     """Equal keys, or keys of ``MIN_LETTERS`` or more with one skeleton that differ in one
     place (a vowel, as the skeletons agree on every consonant)."""
@@ -68,25 +62,31 @@ def sounds_alike(token: str, word: str) -> bool:
 
 
 def sounds_alike_in(token: str, words: AbstractSet[str]) -> bool:
-    """Whether one of ``words`` :func:`sounds_alike` ``token``, looked up by skeleton (cached
-    per frozen set: a page's forms are read for every candidate of every mention)."""
+    """Whether one of ``words`` :func:`sounds_alike` ``token`` (:func:`alike_words`)."""
+    return bool(alike_words(token, words))
+
+
+def alike_words(token: str, words: AbstractSet[str]) -> List[str]:
+    """The words of ``words`` that :func:`sounds_alike` ``token``, looked up by skeleton (cached
+    per frozen set: a page's forms are read for every candidate of every mention, and retrieval
+    reads its whole vocabulary)."""
     if len(token) < MIN_LETTERS:
-        return False
+        return []
     key = spelling_key(token)
     index = _cached_index(words) if isinstance(words, frozenset) else _index(words)
-    return any(_keys_alike(key, other) for other in index.get(_skeleton(key), ()))
+    return [word for other, word in index.get(_skeleton(key), ()) if _keys_alike(key, other)]
 
 
-def _index(words: AbstractSet[str]) -> Dict[str, List[str]]:
-    """The keys of ``words`` of ``MIN_LETTERS`` letters or more, by skeleton."""
-    index: Dict[str, List[str]] = defaultdict(list)
+def _index(words: AbstractSet[str]) -> Dict[str, List[Tuple[str, str]]]:
+    """``(key, word)`` of the ``words`` of ``MIN_LETTERS`` letters or more, by skeleton."""
+    index: Dict[str, List[Tuple[str, str]]] = defaultdict(list)
     for word in words:
         if len(word) >= MIN_LETTERS:
             key = spelling_key(word)
-            index[_skeleton(key)].append(key)
+            index[_skeleton(key)].append((key, word))
     return index
 
 
 @lru_cache(maxsize=1 << 12)
-def _cached_index(words: FrozenSet[str]) -> Dict[str, List[str]]:
+def _cached_index(words: FrozenSet[str]) -> Dict[str, List[Tuple[str, str]]]:
     return _index(words)
