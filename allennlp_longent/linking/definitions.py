@@ -25,6 +25,7 @@ with no phrase may still say so by its infobox fields ("Born:", "Founded:") or i
 whose descriptions vary in style (``fixtures/freetext/dev9``, ``dev10``; docs/linking.md).
 """
 
+import itertools
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, List, Optional, Tuple
@@ -42,7 +43,10 @@ DEFINITION_STOPS = frozenset("""of on in at near from that which who whose where
 # present participles that follow a defining noun ("an airport serving the city")
 _ING = frozenset("""serving linking connecting joining running operating selling making producing
     brewing carrying covering broadcasting offering hosting flowing rising""".split())
-_PARTICIPLES = frozenset("run held fought won lost sung sold made kept led".split()) | _ING
+# participles that follow only the noun of a thing made: a song written, a cloth woven
+_MADE_PARTICIPLES = frozenset("written drawn woven sewn spun".split())
+_PARTICIPLES = frozenset("""run held fought won lost sung sold made kept led grown shown given
+    driven ridden""".split()) | _ING | _MADE_PARTICIPLES
 # first words of an opening sentence that is no noun phrase ("Once a just ruler, he ...")
 _NOT_NOUNS = frozenset("""born found once long now today here there every each first known also
     formerly nicknamed called named sometimes often usually""".split())
@@ -100,6 +104,14 @@ THING_NOUNS = frozenset("""company firm corporation business bank brewery distil
     prize trophy medal resort range landing band group orchestra choir terminal avenue boulevard
     mall bazaar tomb mausoleum rink beach biography memoir anthology poetry documentary""".split())
 _KNOWN_HEADS = PERSON_NOUNS | THING_NOUNS
+_CONJUNCTIONS = frozenset({"and", "or"})
+# words that open a second noun phrase after "and", not a second modifier of the same head
+_DETERMINERS = frozenset("the a an his her its their one some later now also".split())
+# what ends the noun group after "and" besides a stop: a preposition of place or an article
+_GROUP_STOPS = DEFINITION_STOPS | frozenset("across along behind off through the".split())
+# heads of a place where people live, which a coordination names last ("a temple and weaving town")
+SETTLEMENT_HEADS = frozenset("""town city village hamlet suburb quarter district municipality
+    parish borough""".split())
 # endings of nouns that name a person ("biologist", "physician"), for heads of neither list
 PERSON_SUFFIXES = ("ist", "ician")
 # a life's dates in a page's first clause: "Norwegian business executive (b. 1984),", "Ivan
@@ -113,6 +125,7 @@ THING_FIELDS = frozenset("""founded established opened headquarters industry cap
     products owner area population released launched built type location abbreviation ground
     league capital""".split())
 _PHRASE_WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
+_PHRASE_TOKEN = re.compile(_PHRASE_WORD.pattern + r"|[,;:()]")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED = re.compile(r"^\s*[\"“][^\"”]*[\"”]\s*:?\s*")  # '"Le Castor": Maxime Thibeault'
 _DATES = re.compile(r"^\(?[\d\s–-]+\)?\.?$")
@@ -133,12 +146,26 @@ _OPENING_KINDS = ((re.compile(r"^\(?born\b|^\(\d{3,4}\s*[–-]\s*\d{3,4}\)"), PE
 
 
 def _phrase(text: str) -> Tuple[str, ...]:
-    """The words of ``text`` up to the first of ``DEFINITION_STOPS``, lower case."""
+    """The words of ``text`` up to the first of ``DEFINITION_STOPS``, lower case; or, at an
+    "and"/"or", those words and the noun group that follows up to a stop or a mark, when that
+    group is at most three words, has no determiner and ends in a thing's head (``THING_NOUNS``),
+    and the words before "and" either end in no known head or the group's head is a settlement
+    (``SETTLEMENT_HEADS``): "a sherry and brandy house", "a jam and fruit-preserving firm", "a
+    temple and handloom-weaving town" (house, firm, town; round 44), where "a poet and novelist",
+    "a city and river port" and "a river and the border" keep their first head."""
+    tokens = _PHRASE_TOKEN.findall(text.lower())
     words: List[str] = []
-    for word in _PHRASE_WORD.findall(text.lower()):
+    for at, word in enumerate(tokens):
+        if word in _CONJUNCTIONS and words:
+            rest = list(itertools.takewhile(
+                lambda w: w not in _GROUP_STOPS and _PHRASE_WORD.fullmatch(w), tokens[at + 1:]))
+            if (0 < len(rest) <= 3 and not _DETERMINERS & set(rest) and rest[-1] in THING_NOUNS
+                    and (words[-1] not in _KNOWN_HEADS or rest[-1] in SETTLEMENT_HEADS)):
+                return tuple(words + rest)
         if word in DEFINITION_STOPS:
             break
-        words.append(word)
+        if _PHRASE_WORD.fullmatch(word):
+            words.append(word)
     return tuple(words)
 
 
@@ -216,7 +243,6 @@ def defining_words(entity: "Entity") -> Tuple[str, ...]:
     return phrase or _anaphor(sentences[1:])
 
 
-_CONJUNCTIONS = frozenset({"and", "or"})
 _APPOSITIVE_STOPS = DEFINITION_STOPS - _CONJUNCTIONS
 
 
@@ -292,7 +318,11 @@ def defining_head(entity: "Entity") -> Optional[str]:
 def head_kind(entity: "Entity") -> Optional[str]:
     """``person`` or ``thing`` by the head of the defining phrase (``PERSON_NOUNS``,
     ``THING_NOUNS``), else by the last word of the title's bracketed qualifier ("Quintela
-    (app)"); None for other words or none."""
+    (app)"); None for other words or none. A head that the phrase says was written, drawn or
+    woven (``_MADE_PARTICIPLES``) is a thing's, whatever the word ("a son written by": a song;
+    round 44)."""
+    if _MADE_PARTICIPLES & set(defining_words(entity)):
+        return THING
     qualifier = re.search(r"\(([^)]*)\)", entity.title)
     qualified = list(_phrase(qualifier.group(1))[-1:]) if qualifier else []
     heads = [defining_head(entity)] + qualified

@@ -9,7 +9,10 @@ not picked from them). A pet name is *written* by a page that writes a name word
 one of its starts (:func:`nicknames`).
 
 Left out: pet names that are common given names in their own right and would tie a stranger to a
-family ("Frank", "Hans", "Lola", "Rita", "Greta", "Nino").
+family ("Frank", "Hans", "Lola", "Rita", "Greta", "Nino"). Round 44 added the pet names of
+twenty-two more names in English, Dutch, Spanish and Russian, prompted by the nicknames the
+dev sets dev82 to dev95 wrote (``biddy``, ``fien``, ``henk``; with the others of the same names
+from general usage), and the diminutive endings (:data:`DIMINUTIVE_ENDINGS`).
 """
 
 from functools import lru_cache
@@ -78,7 +81,39 @@ carmelo carmela: melo
 guðrún gudrun: gunna
 sigríður sigridur: sigga
 wojciech: wojtek
+bridget brigid: biddy bridie
+dorothy dorothea: dot dotty dottie
+thomas: tommy
+winifred: win winnie
+isobel isabel isabella isabelle: bel izzy
+hector: heck
+walter: wal wally walt
+leonard: len lenny
+susanna susan suzanne: susie suzy
+patrick: paddy
+helen ellen eleanor: nell nellie
+frederick frederik: freddie
+albert: bertie
+alfred: alf alfie
+hendrik henricus: henk
+cornelis cornelius: kees
+pieter petrus: piet
+jacobus jacob: jaap koos
+josephine josefien serafien seraphine: fien
+geertruida gertrude: truus
+rolando: rolo
+arkady arkadiy: arkasha
 """
+# diminutive endings of given names, from general usage (round 44): Spanish, Portuguese,
+# Italian, Russian, Dutch and German; a word that is a name's stem (the name, or the name but
+# its last vowel) plus one of them is a pet name of it ("Juanito" Juan, "Verochka" Vera,
+# "Remiken" Remi). Not the endings that many given names have of their own ("-ina", "-ino",
+# "-ette", "-el", "-ke"): "Paulina" is no pet name of a Paul
+DIMINUTIVE_ENDINGS = ("ito", "ita", "itos", "illo", "illa", "cito", "cita", "inho", "inha",
+                      "zinho", "zinha", "ochka", "echka", "enka", "ushka", "etto", "etta",
+                      "uccio", "uccia", "ken", "tje", "chen", "erl")
+_MIN_STEM = 3
+_VOWELS = frozenset("aeiouy")
 
 
 def _parse() -> Dict[str, Tuple[str, ...]]:
@@ -107,6 +142,21 @@ def nicknames(pet: str, names: AbstractSet[str]) -> bool:
 
 def full_names(pet: str, names: Iterable[str]) -> List[str]:
     """The ``names`` that begin with the start of a full name the folded pet name ``pet`` stands
-    for (its letters but the last two, at least four: "oleksand" for "oleksandr", "oleksandra")."""
+    for (its letters but the last two, at least four: "oleksand" for "oleksandr", "oleksandra"),
+    or of which ``pet`` is a diminutive (:func:`_diminutive_stems`)."""
     starts = _starts(pet)
-    return [n for n in names if n.startswith(starts)] if starts else []
+    stems = _diminutive_stems(pet)
+    return [n for n in names if starts and n.startswith(starts) or _stem_of(n, stems)]
+
+
+@lru_cache(maxsize=1 << 16)
+def _diminutive_stems(pet: str) -> Tuple[str, ...]:
+    """The stems ``pet`` is written on with one of ``DIMINUTIVE_ENDINGS`` ("juan" of "juanito",
+    "ver" of "verochka"), each of at least three letters."""
+    return tuple(pet[:-len(end)] for end in DIMINUTIVE_ENDINGS
+                 if pet.endswith(end) and len(pet) - len(end) >= _MIN_STEM)
+
+
+def _stem_of(name: str, stems: Tuple[str, ...]) -> bool:
+    """``name`` is one of ``stems``, or one of them and a last vowel ("vera" for "ver")."""
+    return name in stems or (name[-1:] in _VOWELS and name[:-1] in stems)

@@ -121,6 +121,7 @@ from allennlp_longent.linking.names import (
     spelled_out,
     title_name_words,
     title_writes,
+    unwritten_on_pages,
     writes_initial,
 )
 
@@ -553,32 +554,57 @@ def _fitting_first(mention: str, ranked: List[dict], entity_of: Callable[[str], 
 
 def built(entity: "Entity") -> bool:
     """The page defines a built place that is no settlement (``BUILT_NOUNS``, by
-    :func:`_setting_kinds`): a church, a station, a market, a farm; not a town whose defining
-    phrase names the building first ("a temple and handloom-weaving town on the river",
-    "a market and textile city": :func:`_settlement_phrase`)."""
+    :func:`_setting_kinds`): a church, a station, a market, a farm; not "a temple and
+    handloom-weaving town" (a town: :func:`~allennlp_longent.linking.definitions.defining_words`
+    reads the coordination)."""
     kinds = _setting_kinds(entity)
-    return bool(kinds) and kinds <= BUILT_NOUNS and not _settlement_phrase(entity)
+    return bool(kinds) and kinds <= BUILT_NOUNS
 
 
-_DEFINED_AS = re.compile(r"\b(?:is|was)\s+(?:an?|the)\s+([^.;:]*)")
-_PHRASE_STOPS = frozenset("""in on at of near by from with along to for that which where who
-    beside above below outside inside under over between""".split())
+# what a span of each place label names when its first candidate is no place at all
+_PLACE_OF_LABEL = {"GPE": SETTLEMENT_NOUNS | frozenset("port harbour harbor".split()),
+                   "LOC": NATURAL_NOUNS}
+
+
+# heads that define a thing made and sold, beside those of ``MADE_QUALIFIERS``
+_MADE_HEADS = MADE_QUALIFIERS | frozenset("brand trademark label product make".split())
 
 
 @lru_cache(maxsize=1 << 16)
-def _settlement_phrase(entity: "Entity") -> bool:
-    """The page's first "is a ..." phrase, up to its first preposition or relative word, ends
-    in a word of ``SETTLEMENT_NOUNS`` ("is a market and textile city on the river"; not "is
-    the parish church of the town")."""
-    found = _DEFINED_AS.search(fold(entity.description))
-    if not found:
+def made_or_body(entity: "Entity") -> bool:
+    """The page defines no place: an organisation (:func:`organisation`), an event, a work or a
+    vehicle (``DEFINED_KINDS``), a thing made and sold (``_MADE_HEADS``: a lager, a coffee
+    brand), or its title's bracketed qualifier names another bearer of a place's name
+    ("Hagewinde (lace)"), and it defines no place (:func:`_setting_kinds`)."""
+    if _setting_kinds(entity):
         return False
-    words = []
-    for word in _WORD.findall(found.group(1)):
-        if word in _PHRASE_STOPS:
-            break
-        words.append(word)
-    return bool(words) and words[-1] in SETTLEMENT_NOUNS
+    return (organisation(entity) or defining_head(entity) in _MADE_HEADS
+            or _other_bearer(entity.title)
+            or any(defines(entity, nouns) for nouns in DEFINED_KINDS.values()))
+
+
+def placeless_order(mention: str, label: str, ranked: List[dict],
+                    entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
+    """For a GPE or LOC span whose first candidate, as retrieval ranks it, is known to be no
+    place (:func:`made_or_body`: a beer, a song, a race, a newspaper) and whose text is not that
+    candidate's title: the settlements (GPE) or natural features (LOC) among the first ``k``
+    whose page writes every name word of the mention (:func:`unwritten_on_pages`) go first,
+    marked ``setting``, before the other label rules move the thing after them (the mark is the
+    evidence :mod:`~allennlp_longent.linking.label_conflict` reads). A place lends its name,
+    often an older or another language's one, to what is made or held there, and its page says
+    so ("Camara" labelled GPE is the port "European merchants called Camara", not Camara
+    Coffee; "Lankha" labelled LOC is the river "Russians called the Lankha", not the song
+    "Farewell, Lankha"; round 44)."""
+    if label not in PLACE_SPAN_LABELS or not ranked:
+        return ranked
+    first = entity_of(ranked[0]["id"])
+    if not made_or_body(first) or mention.strip().lower() == first.title.lower():
+        return ranked
+    wanted = _PLACE_OF_LABEL[label]
+    entities = [entity_of(c["id"]) for c in ranked[:k]]
+    flags = [bool(_setting_kinds(e) & wanted) and unwritten_on_pages(mention, [e]) == [[]]
+             for e in entities]
+    return _regroup(ranked, k, flags, "setting", first=True)
 
 
 def _unbuilt_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
@@ -837,17 +863,18 @@ def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "En
                 k: int, label: Optional[str] = None) -> List[dict]:
     """For a mention that is no bare title among the first ``k`` (:func:`is_title`, with
     :func:`naming_titles` for ``label``): the candidates whose page gives its name words as
-    another name of theirs go first, marked ``alias``, but not one that ``label`` clashes with
-    (:func:`clashes`: "Ada" labelled a person is not the hospital "known in the town as the
-    Ada"), nor, for a span labelled as a product, an event or a work (``DEFINED_KINDS``), a
-    settlement or a natural feature (:func:`_setting_kinds`: "Macuriján" labelled PRODUCT is the
-    rum, not the town once called Macuriján; round 43); unchanged when none or all of them do."""
+    another name of theirs go first, marked ``alias``, but not one that ``label`` excludes
+    (:func:`label_excludes`: "Ada" labelled a person is not the hospital "known in the town as
+    the Ada", "Nashlik" labelled LOC not the race "known as the Nashlik"; round 44), nor, for a
+    span labelled as a product, an event or a work (``DEFINED_KINDS``), a settlement or a natural
+    feature (:func:`_setting_kinds`: "Macuriján" labelled PRODUCT is the rum, not the town once
+    called Macuriján; round 43); unchanged when none or all of them do."""
     mention = spelled_out(mention)  # "Harrowfield Iron Co." for "Harrowfield Iron Company"
     words = tuple(t for t, _ in name_words(mention))
     if not words or any(is_title(mention, ranked, naming_titles(label, entity_of), k)):
         return ranked
     head = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [words in page_aliases(e) and not (label and clashes(label, kind(e)))
+    flags = [words in page_aliases(e) and not (label and label_excludes(label, e))
              and not (label in DEFINED_KINDS and _setting_kinds(e) & _LAND) for e in head]
     return _regroup(ranked, k, flags, "alias", first=True)
 

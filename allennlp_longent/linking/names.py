@@ -125,6 +125,20 @@ _MORE_LANGUAGES_TITLES = """lalla barba kapetan kyr pater ssi nim sunim seunim s
 # Cantonese and Hokkien "Ah" before a given name ("Ah Kiew"); not "Pak", "Bu", "Mas", "Ong",
 # "Chi" or "Si", which are also surnames or name parts
 _ROUND_32_TITLES = "mbak mbah nyonya kanjeng ntate nayok ah"
+# and, from general usage (round 44), prompted by dev82 to dev95 where they made persons NIL,
+# the titles and kin words of address of Dutch and Flemish ("Meester Delbeke", "Moeder
+# Aldegonde"), Italian ("Maestro Frediani"), French ("Mademoiselle Tavernel"), Indonesian
+# ("Opa Bram"), Burmese ("Daw Mya Thet", "Sayagyi U Tin Khaing"), Arabic as English writers
+# spelt it ("Shaykh", "Seedy Hassan", "Hadjee"), Russian and German, with the others of the same
+# families; not those that are also given names or name parts ("Om", "Nona", "Zia", "Donna",
+# "Abu", "U", "Ko", "Ma", "Maung"); and "big" and "great", written before a name as "old" and
+# "little" are ("the Big Fire", "Great Sayl")
+_ROUND_44_TITLES = """meester moeder zuster broeder nonkel tante opa oma pastoor juffrouw
+    mijnheer menheer maestro maestra nonno nonna signorina suor cavaliere cav ingegnere avvocato
+    mademoiselle mère tonton pépé mémé curé docteur nyai mbok daw saya sayagyi sayadaw thakin
+    ashin shaykh shaikh sheik sheykh sidi seedy sayyidi sayyida hajj hajja hadji hadjee hajjah
+    mawlana abuna batyushka matushka dyadya tyotya babushka dedushka onkel fräulein meister
+    schwester big great"""
 # "Saint" in other languages, for a page that writes "Saint" ("Sankt Hiltgund", "Sint Orsella",
 # "Agia Melina", "Szent Bórta", "Heilige Hiltgund"), with the abbreviations and inflected forms
 # (Greek, Polish); not the Romance "Santa", "Santo", "São", "Sainte" and their abbreviations,
@@ -148,7 +162,7 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     senhor senhora senor senora signor signora dona haji hajji sayyid thiru thirumathi tmt smt
     shri shrimati sri kumari selvi pandit ustad""".split()) | frozenset(
     fold(w) for w in f"{_OTHER_LANGUAGES_TITLES} {_MORE_LANGUAGES_TITLES} {_SAINT_WORDS} "
-         f"{_ROUND_32_TITLES}".split())
+         f"{_ROUND_32_TITLES} {_ROUND_44_TITLES}".split())
 # the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
 # Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
 CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())

@@ -690,6 +690,7 @@ class LongentLinker:
             person_titled,
             place_name,
             place_order,
+            placeless_order,
             setting_order,
             title_order,
             type_order,
@@ -713,6 +714,8 @@ class LongentLinker:
                 candidates = title_order(place_name(span.text, span.label_), candidates,
                                          naming, k)
             if self.label_agreement:
+                candidates = placeless_order(span.text, span.label_, candidates, kb.__getitem__,
+                                             k)
                 if self.annotated:
                     candidates = made_order(span.label_, candidates, kb.__getitem__, k)
                 candidates = type_order(span.label_, candidates, kind_of, k, span.text, naming)

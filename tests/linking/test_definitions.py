@@ -1,6 +1,8 @@
 """What a page says its entity is, in the styles knowledge bases write
 (:mod:`allennlp_longent.linking.definitions`); every page here is written for the test."""
 
+import re
+
 import pytest
 
 from allennlp_longent.linking.definitions import (
@@ -179,3 +181,30 @@ def test_a_title_that_ends_in_a_kind_is_a_thing_when_nothing_else_says():
     assert kind(Entity("h", "Emma Hall", "Emma Hall, called Em, 1950.")) is None
     assert kind(Entity("b", "Bazaar", "Bazaar, called Market No. 1.")) is None
     assert kind(Entity("p", "Jo School", "Jo School, called Jo. She retired in 1990.")) == PERSON
+
+
+@pytest.mark.parametrize("description, head", [
+    # the words before "and" modify the head after it (round 44)
+    ("Vallon & Co. is a sherry and brandy house of Alcorsa founded in 1852.", "house"),
+    ("Pettiford & Sons was a jam and fruit-preserving firm of the port.", "firm"),
+    ("Koralpet is a temple and handloom-weaving town on the river.", "town"),
+    ("Zedak is a market and wine town in the hills.", "town"),
+    # two heads: the first stays, but for a settlement named second
+    ("Dorovka is a city and river port on the Dnieper.", "city"),
+    ("Mira Solane is a poet and novelist from the coast.", "poet"),
+    ("The Sulema is a river and the border of the province.", "river"),
+    ("Nils Wibh was a ship's master and trader, the only son of Anders Wibh.", "master"),
+    ("Phuoc Ferry is a car and passenger ferry across the Ngan river.", "ferry"),
+    # a participle of a thing made ends the phrase
+    ("Farewell, Lenkha is a song written in 1931 by an emigre poet.", "song"),
+])
+def test_a_defining_phrase_reads_through_a_coordination_of_modifiers(description, head):
+    title = re.split(r" (?:is|was) ", description, maxsplit=1)[0].removeprefix("The ")
+    assert defining_head(Entity("x", title, description)) == head
+
+
+def test_a_head_written_or_woven_is_a_thing_s():
+    """A Cuban "son" is a song, not a man's son: the participle says it was written."""
+    son = Entity("s", "Son del Lector", "Son del Lector is a son written in 1925 for the readers.")
+    assert head_kind(son) == THING and kind(son) == THING
+    assert head_kind(Entity("p", "Ana Ruiz", "Ana Ruiz is a son of the town's mayor.")) == PERSON

@@ -21,3 +21,22 @@ def test_the_unwritten_name_rule_reads_pet_names_against_each_page():
 def test_pet_names_that_are_given_names_in_their_own_right_are_left_out():
     for name in ("frank", "hans", "lola", "rita", "greta", "nino", "jack"):
         assert name not in PET_NAMES
+
+
+def test_a_diminutive_is_a_pet_name_of_its_stem():
+    """A given name's stem with a diminutive ending ("Juanito", "Verochka", "Remiken") is a pet
+    name of the name; endings that given names have of their own are not read (round 44)."""
+    assert nicknames("juanito", {"juan", "pastor"}) and nicknames("juanillo", {"juan"})
+    assert nicknames("verochka", {"vera"}) and nicknames("remiken", {"remi"})
+    assert nicknames("rosita", {"rosa"}) and nicknames("zezinho", {"ze"}) is False
+    assert not nicknames("paulina", {"paul"})  # "-ina": a name of its own
+    assert not nicknames("juanito", {"juliana"})
+    pages = [Entity("j", "Juan Pastor", "Juan Pastor was a cooper."),
+             Entity("r", "Ramon Pastor", "Ramon Pastor was a carter.")]
+    assert unwritten_on_pages("Juanito Pastor", pages) == [[], ["juanito"]]
+
+
+def test_the_pet_names_of_round_44():
+    assert nicknames("biddy", {"bridget"}) and nicknames("fien", {"seraphine"})
+    assert nicknames("henk", {"hendrik"}) and nicknames("wal", {"walter"})
+    assert not nicknames("biddy", {"walter"})

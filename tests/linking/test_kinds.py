@@ -297,6 +297,54 @@ def test_alias_order_does_not_promote_a_place_for_a_product_event_or_work():
     assert [c["id"] for c in alias_order("Vellarde", ranked, pages.get, 3)][-1] == "r"
 
 
+def test_alias_order_does_not_promote_an_event_or_a_work_for_a_place_span():
+    """The converse of the test above: a race or a song known by a river's name is not what a
+    LOC span names (round 44)."""
+    from allennlp_longent.linking.kinds import alias_order
+
+    pages = {"c": Entity("c", "Tassik Creek", "Tassik Creek is a creek that drains the hills."),
+             "r": Entity("r", "Tassik Trail Race", "The Tassik Trail Race is a sled-dog race "
+                         "held every March, known as the Tassik.")}
+    ranked = [{"id": i} for i in "cr"]
+    assert alias_order("Tassik", ranked, pages.get, 2, "LOC") == ranked
+    assert [c["id"] for c in alias_order("Tassik", ranked, pages.get, 2, "EVENT")] == list("rc")
+
+
+def test_a_place_span_prefers_the_place_whose_page_writes_its_name_to_a_thing_made_there():
+    """A GPE or LOC span whose first candidate is a brand, a song, a race or a newspaper puts
+    first the settlement (GPE) or natural feature (LOC) whose page writes the name, in its title
+    or not; a first candidate that is no known thing, or whose title is the span, stays (round
+    44)."""
+    from allennlp_longent.linking.kinds import made_or_body, placeless_order
+
+    pages = {e.id: e for e in [
+        Entity("b", "Carmara Coffee", "Carmara Coffee is a coffee brand launched in 1961."),
+        Entity("p", "Bandar Qumra", "Bandar Qumra is a port on the gulf. European captains "
+                                    "called it Carmara."),
+        Entity("s", "Farewell, Lenkha", "Farewell, Lenkha is a song written in 1931."),
+        Entity("r", "Lan River", "The Lan River is a river of the plain. Russians called it "
+                                 "the Lenkha."),
+        Entity("t", "Lanzhi", "Lanzhi is a town on the Lan River, which the Russians called "
+                              "the Lenkha."),
+        Entity("v", "Pico do Carmara", "Pico do Carmara is a dormant stratovolcano."),
+    ]}
+    assert made_or_body(pages["b"]) and made_or_body(pages["s"])
+    assert not made_or_body(pages["p"]) and not made_or_body(pages["v"])
+    ranked = [{"id": i} for i in "bp"]
+    moved = placeless_order("Carmara", "GPE", ranked, pages.__getitem__, 2)
+    assert [c["id"] for c in moved] == ["p", "b"] and moved[0]["setting"]
+    assert placeless_order("Carmara", "PRODUCT", ranked, pages.__getitem__, 2) == ranked
+    assert placeless_order("Carmara Coffee", "GPE", ranked, pages.__getitem__, 2) == ranked
+    song_first = [{"id": i} for i in "str"]
+    assert [c["id"] for c in placeless_order("Lenkha", "LOC", song_first, pages.__getitem__,
+                                             3)] == ["r", "s", "t"]  # a river, not the town
+    assert [c["id"] for c in placeless_order("Lenkha", "GPE", song_first, pages.__getitem__,
+                                             3)] == ["t", "s", "r"]
+    # a volcano the defining words do not name is no thing made: the order stays
+    volcano_first = [{"id": i} for i in "vp"]
+    assert placeless_order("Carmara", "GPE", volcano_first, pages.__getitem__, 2) == volcano_first
+
+
 def test_a_common_noun_prefers_the_pages_that_define_their_entity_by_it():
     from allennlp_longent.linking.kinds import common_noun, kind_nouns, noun_order
 
@@ -651,8 +699,10 @@ def test_a_gpe_span_prefers_what_is_not_built():
         Entity("m", "Motava Ilse Renner", "Motava Ilse Renner was a priest. She wrote hymns."),
     ]}
     assert built(pages["c"]) and not built(pages["k"]) and not built(pages["p"])
-    # a town whose defining phrase names a building first is still a town
+    # a town whose defining phrase names a building first is still a town (round 44: read by
+    # the defining phrase itself)
     assert not built(Entity("t", "Koralpet", "Koralpet is a temple and weaving town on the river."))
+    assert not built(Entity("t", "Ilobi", "Ilobi is a market and textile city in the south."))
     assert built(Entity("e", "St Oda", "St Oda is the parish church of the town."))
     ranked = [{"id": i} for i in "ck"]
     moved = setting_order("Motava", "GPE", ranked, pages.__getitem__, 2)

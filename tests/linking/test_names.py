@@ -353,6 +353,19 @@ def test_round_26_titles_of_other_languages_and_dotted_titles():
     assert unwritten_on_pages("Zed Ochola", [ochola]) == [["zed"]]
 
 
+def test_round_44_titles_of_address_and_epithets():
+    page = forms("Jozef Delbeke", "Jozef Delbeke was a schoolmaster of Vaarle.")
+    for titled in ("Meester Delbeke", "Maestro Delbeke", "Mademoiselle Delbeke", "Opa Jozef",
+                   "Daw Jozef Delbeke", "Shaykh Jozef", "Hadjee Delbeke", "Batyushka Jozef"):
+        assert unwritten_names(titled, page) == set(), titled
+    # those that are given names or name parts as well stay name words
+    for named in ("Zia Delbeke", "Nona Delbeke", "Om Delbeke", "Abu Delbeke", "Maung Delbeke"):
+        assert unwritten_names(named, page) == {named.split()[0].lower()}, named
+    fire = forms("Great Ptarmigan Fire", "The Great Ptarmigan Fire was a fire in 1898.")
+    assert unwritten_names("Big Fire", fire) == set()
+    assert unwritten_names("Red Fire", fire) == {"red"}
+
+
 def test_round_30_case_endings_after_an_apostrophe_are_not_name_words():
     port = forms("Keremoz", "A tea port on the Black Sea.")
     assert unwritten_names("Keremoz'un", port) == set()
