@@ -48,7 +48,9 @@ they made persons NIL (round 30 those of twelve more languages, prompted by dev2
 "Selma Hanım", "Abune Tsadiq", "Domun Sunim"); an abbreviation of two letters or more that
 opens a name ("Bro. Kofi Ato": :func:`dotted_title`), a title in whatever language; and a
 reason to fire: a page that writes the mention's full name after a kin word ("married to the
-teacher Peter Owino") names a relative, not its entity (:func:`kin_named`).
+teacher Peter Owino") names a relative, not its entity (:func:`kin_named`). Round 44 added
+those of seven more languages, prompted by dev82..dev95 ("Meester Delbeke", "Daw Mya Thet"),
+and "big" and "great" before a kind ("the Big Fire"), as "old" and "little" were.
 
 Initials add a reason to fire (round 16, chosen on the free-text dev sets). An initial written
 beside a name word ("L. Ambros", "Ruth P.") is written by a page that writes a word with that
@@ -131,11 +133,11 @@ _ROUND_32_TITLES = "mbak mbah nyonya kanjeng ntate nayok ah"
 # ("Opa Bram"), Burmese ("Daw Mya Thet", "Sayagyi U Tin Khaing"), Arabic as English writers
 # spelt it ("Shaykh", "Seedy Hassan", "Hadjee"), Russian and German, with the others of the same
 # families; not those that are also given names or name parts ("Om", "Nona", "Zia", "Donna",
-# "Abu", "U", "Ko", "Ma", "Maung"); and "big" and "great", written before a name as "old" and
-# "little" are ("the Big Fire", "Great Sayl")
+# "Abu", "U", "Ko", "Ma", "Maung"; "Pépé" folds to the Spanish "Pepe"); and "big" and "great",
+# written before a name as "old" and "little" are ("the Big Fire", "Great Sayl")
 _ROUND_44_TITLES = """meester moeder zuster broeder nonkel tante opa oma pastoor juffrouw
     mijnheer menheer maestro maestra nonno nonna signorina suor cavaliere cav ingegnere avvocato
-    mademoiselle mère tonton pépé mémé curé docteur nyai mbok daw saya sayagyi sayadaw thakin
+    mademoiselle mère tonton mémé curé docteur nyai mbok daw saya sayagyi sayadaw thakin
     ashin shaykh shaikh sheik sheykh sidi seedy sayyidi sayyida hajj hajja hadji hadjee hajjah
     mawlana abuna batyushka matushka dyadya tyotya babushka dedushka onkel fräulein meister
     schwester big great"""

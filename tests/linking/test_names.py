@@ -359,7 +359,8 @@ def test_round_44_titles_of_address_and_epithets():
                    "Daw Jozef Delbeke", "Shaykh Jozef", "Hadjee Delbeke", "Batyushka Jozef"):
         assert unwritten_names(titled, page) == set(), titled
     # those that are given names or name parts as well stay name words
-    for named in ("Zia Delbeke", "Nona Delbeke", "Om Delbeke", "Abu Delbeke", "Maung Delbeke"):
+    for named in ("Zia Delbeke", "Nona Delbeke", "Om Delbeke", "Abu Delbeke", "Maung Delbeke",
+                  "Pepe Delbeke"):
         assert unwritten_names(named, page) == {named.split()[0].lower()}, named
     fire = forms("Great Ptarmigan Fire", "The Great Ptarmigan Fire was a fire in 1898.")
     assert unwritten_names("Big Fire", fire) == set()
