@@ -561,11 +561,6 @@ def built(entity: "Entity") -> bool:
     return bool(kinds) and kinds <= BUILT_NOUNS
 
 
-# what a span of each place label names when its first candidate is no place at all
-_PLACE_OF_LABEL = {"GPE": SETTLEMENT_NOUNS | frozenset("port harbour harbor".split()),
-                   "LOC": NATURAL_NOUNS}
-
-
 # heads that define a thing made and sold, beside those of ``MADE_QUALIFIERS``
 _MADE_HEADS = MADE_QUALIFIERS | frozenset("brand trademark label product make".split())
 
@@ -581,6 +576,11 @@ def made_or_body(entity: "Entity") -> bool:
     return (organisation(entity) or defining_head(entity) in _MADE_HEADS
             or _other_bearer(entity.title)
             or any(defines(entity, nouns) for nouns in DEFINED_KINDS.values()))
+
+
+# what a span of each place label names when its first candidate is known to be no place
+_PLACE_OF_LABEL = {"GPE": SETTLEMENT_NOUNS | frozenset("port harbour harbor".split()),
+                   "LOC": NATURAL_NOUNS}
 
 
 def placeless_order(mention: str, label: str, ranked: List[dict],
