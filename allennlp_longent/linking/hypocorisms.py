@@ -146,6 +146,8 @@ def full_names(pet: str, names: Iterable[str]) -> List[str]:
     or of which ``pet`` is a diminutive (:func:`_diminutive_stems`)."""
     starts = _starts(pet)
     stems = _diminutive_stems(pet)
+    if not starts and not stems:  # most words: no pass over the names
+        return []
     return [n for n in names if starts and n.startswith(starts) or _stem_of(n, stems)]
 
 

@@ -17,7 +17,7 @@ word (under four letters) is never matched, as short names collide ("Jan", "Jon"
 import re
 from collections import defaultdict
 from functools import lru_cache
-from typing import AbstractSet, Dict, FrozenSet, List, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterator, List, Tuple
 
 from allennlp_longent.linking.candidates.folding import single_letters
 
@@ -62,19 +62,24 @@ def sounds_alike(token: str, word: str) -> bool:
 
 
 def sounds_alike_in(token: str, words: AbstractSet[str]) -> bool:
-    """Whether one of ``words`` :func:`sounds_alike` ``token`` (:func:`alike_words`)."""
-    return bool(alike_words(token, words))
+    """Whether one of ``words`` :func:`sounds_alike` ``token`` (stops at the first)."""
+    return any(True for _ in _alike(token, words))
 
 
 def alike_words(token: str, words: AbstractSet[str]) -> List[str]:
+    """The words of ``words`` that :func:`sounds_alike` ``token``."""
+    return list(_alike(token, words))
+
+
+def _alike(token: str, words: AbstractSet[str]) -> Iterator[str]:
     """The words of ``words`` that :func:`sounds_alike` ``token``, looked up by skeleton (cached
     per frozen set: a page's forms are read for every candidate of every mention, and retrieval
     reads its whole vocabulary)."""
     if len(token) < MIN_LETTERS:
-        return []
+        return
     key = spelling_key(token)
     index = _cached_index(words) if isinstance(words, frozenset) else _index(words)
-    return [word for other, word in index.get(_skeleton(key), ()) if _keys_alike(key, other)]
+    yield from (word for other, word in index.get(_skeleton(key), ()) if _keys_alike(key, other))
 
 
 def _index(words: AbstractSet[str]) -> Dict[str, List[Tuple[str, str]]]:
