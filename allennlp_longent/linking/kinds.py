@@ -580,31 +580,117 @@ def made_or_body(entity: "Entity") -> bool:
 
 # what a span of each place label names when its first candidate is known to be no place
 _PLACE_OF_LABEL = {"GPE": SETTLEMENT_NOUNS | frozenset("port harbour harbor".split()),
-                   "LOC": NATURAL_NOUNS}
+                   "LOC": NATURAL_NOUNS, "FAC": BUILT_NOUNS}
 
 
 def placeless_order(mention: str, label: str, ranked: List[dict],
                     entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
-    """For a GPE or LOC span whose first candidate, as retrieval ranks it, is known to be no
-    place (:func:`made_or_body`: a beer, a song, a race, a newspaper) and whose text is not that
-    candidate's title: the settlements (GPE) or natural features (LOC) among the first ``k``
+    """For a GPE, LOC or FAC span whose first candidate, as retrieval ranks it, is known to be
+    no place (:func:`made_or_body`: a beer, a song, a race, a newspaper) and whose text is not
+    that candidate's title: the settlements (GPE), natural features (LOC) or built places (FAC:
+    the church, not the brass band named after its saint; round 45) among the first ``k``
     whose page writes every name word of the mention (:func:`unwritten_on_pages`) go first,
     marked ``setting``, before the other label rules move the thing after them (the mark is the
     evidence :mod:`~allennlp_longent.linking.label_conflict` reads). A place lends its name,
     often an older or another language's one, to what is made or held there, and its page says
     so ("Camara" labelled GPE is the port "European merchants called Camara", not Camara
     Coffee; "Lankha" labelled LOC is the river "Russians called the Lankha", not the song
-    "Farewell, Lankha"; round 44)."""
-    if label not in PLACE_SPAN_LABELS or not ranked:
+    "Farewell, Lankha"; round 44). A GPE span whose first candidate is a natural feature
+    (:func:`natural`) puts first the settlements whose title writes the name or whose page gives
+    it as a name of their own (:func:`~allennlp_longent.linking.names.page_aliases`: the town
+    "formerly Blackjack", not Blackjack Creek; round 45)."""
+    if label not in _PLACE_OF_LABEL or not ranked:
         return ranked
     first = entity_of(ranked[0]["id"])
-    if not made_or_body(first) or mention.strip().lower() == first.title.lower():
+    if not (made_or_body(first) or label == "GPE" and natural(first)) \
+            or mention.strip().lower() == first.title.lower():
         return ranked
     wanted = _PLACE_OF_LABEL[label]
     entities = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [bool(_setting_kinds(e) & wanted) and unwritten_on_pages(mention, [e]) == [[]]
-             for e in entities]
+    if made_or_body(first):
+        flags = [bool(_setting_kinds(e) & wanted) and unwritten_on_pages(mention, [e]) == [[]]
+                 for e in entities]
+    else:  # a town's page writes its river's name: it must give it as a name of its own
+        words = tuple(t for t, _ in name_words(mention))
+        flags = [bool(_setting_kinds(e) & wanted) and bool(words)
+                 and (_title_writes(words, e.title) or words in page_aliases(e))
+                 for e in entities]
     return _regroup(ranked, k, flags, "setting", first=True)
+
+
+def natural(entity: "Entity") -> bool:
+    """The page defines a natural feature and no settlement (:func:`_setting_kinds`): a river,
+    a creek, a mountain, a sea lane. A GPE span does not name it: a town that took its river's
+    name, or kept it as its older name, does ("Qaltoun" labelled GPE is Kfar Tellissa, "whose
+    older name is Qaltoun", not the river Nahr Qaltoun; round 45)."""
+    kinds = _setting_kinds(entity)
+    return bool(kinds) and kinds <= NATURAL_NOUNS
+
+
+def settlement_reach(label: str, mention: str, entities: Sequence["Entity"], k: int,
+                     depth: int = REACH_DEPTH) -> Optional[int]:
+    """For a GPE span whose first candidate is no settlement and none of whose first ``k`` is a
+    settlement that gives the mention as another name of its own
+    (:func:`~allennlp_longent.linking.names.page_aliases`): the position, from ``k`` to
+    ``depth``, of the first settlement that does ("Ambora" labelled GPE: the town "known as
+    Ambora" until the eighteenth century, below the feni, the race and the book that kept the
+    name); None otherwise. The component moves it into the first ``k`` (:func:`kind_reach`)."""
+    words = tuple(t for t, _ in name_words(mention))
+    if label != "GPE" or not words or not entities:
+        return None
+
+    def gives(entity: "Entity") -> bool:
+        return bool(_setting_kinds(entity) & _PLACE_OF_LABEL["GPE"]) \
+            and words in page_aliases(entity)
+
+    if _setting_kinds(entities[0]) & _PLACE_OF_LABEL["GPE"] or any(map(gives, entities[:k])):
+        return None
+    return next((i for i in range(k, min(len(entities), depth)) if gives(entities[i])), None)
+
+
+@lru_cache(maxsize=1 << 16)
+def made_thing(entity: "Entity") -> bool:
+    """The page defines a thing made and sold or a vehicle (``_MADE_HEADS``, ``VEHICLE_NOUNS``):
+    a cheese, an ale, a brand, a steamer; no organisation, no place."""
+    return not organisation(entity) and not _setting_kinds(entity) and (
+        defining_head(entity) in _MADE_HEADS or defines(entity, VEHICLE_NOUNS))
+
+
+def product_order(mention: str, label: str, ranked: List[dict],
+                  entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
+    """For a PRODUCT span whose first candidate is no :func:`made_thing` (a mountain, a
+    festival, a brewery) and whose text is not that candidate's title: the made things among
+    the first ``k`` whose page writes every name word of the mention go first, marked
+    ``product``. The mirror of :func:`placeless_order`: a cheese, a spirit or a beer takes the
+    name of its mountain, its village or its maker ("Tziddiri" labelled PRODUCT is Pecorino
+    Tzìddiri, not Monte Tzìddiri; round 45)."""
+    if label != "PRODUCT" or not ranked:
+        return ranked
+    first = entity_of(ranked[0]["id"])
+    if made_thing(first) or mention.strip().lower() == first.title.lower():
+        return ranked
+    entities = [entity_of(c["id"]) for c in ranked[:k]]
+    flags = [made_thing(e) and unwritten_on_pages(mention, [e]) == [[]] for e in entities]
+    return _regroup(ranked, k, flags, "product", first=True)
+
+
+def organisation_reach(label: str, mention: str, entities: Sequence["Entity"], k: int,
+                       depth: int = REACH_DEPTH) -> Optional[int]:
+    """For an ORG span none of whose first ``k`` candidates is an organisation
+    (:func:`organisation`) whose bare title writes every word of the mention: the position, from
+    ``k`` to ``depth``, of the first that is; None otherwise ("Pettigrove's" labelled ORG: the
+    firm Pettigrove & Sons, below the street, the founder and his son; round 45). The component
+    moves it into the first ``k`` for :func:`organisation_order`."""
+    words = set(_words(mention)) - CLUB_DESIGNATORS - {"s"}
+    if label != "ORG" or not words:
+        return None
+
+    def named(entity: "Entity") -> bool:
+        return organisation(entity) and _writes_words(words, frozenset(_title_words(entity.title)))
+
+    if any(map(named, entities[:k])):
+        return None
+    return next((i for i in range(k, min(len(entities), depth)) if named(entities[i])), None)
 
 
 def _unbuilt_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
@@ -804,13 +890,32 @@ _TITLE_KINDS = (NAMED_KIND_NOUNS | NATURAL_NOUNS | THING_NOUNS) - SURNAME_KINDS
 ORGANISATION_FIELDS = frozenset("headquarters industry employees league founder ceo".split())
 
 
+# the words before "house" that make it a firm ("a perfume house", "a coffee trading house",
+# "a cheese-ageing export house"), not a building ("a town house", "a public house")
+TRADE_WORDS = frozenset("""trading trade auction export import perfume fashion publishing banking
+    merchant merchants shipping commission couture wine sherry brandy champagne cognac spirits
+    whisky tea coffee cheese spice silk fur tobacco carpet""".split())
+
+
 def organisation(entity: "Entity") -> bool:
     """The page defines an organisation: its defining head (``ORGANISATION_NOUNS``, a "-works" or
-    a "-yard"), or, with no head, its infobox fields (``ORGANISATION_FIELDS``)."""
+    a "-yard", or a "house" after a word of trade, ``TRADE_WORDS``), or, with no head, its
+    infobox fields (``ORGANISATION_FIELDS``); never a page that opens with a life's dates
+    ("Desmond Vane (1944-2011) was a sound-system operator": a person; round 45)."""
+    if field_kind(entity) == PERSON:
+        return False
     head = defining_head(entity)
+    if head == "house":
+        return _trade_house(defining_words(entity))
     if head:
         return head in ORGANISATION_NOUNS or head.endswith(("works", "yard"))
     return bool(ORGANISATION_FIELDS & set(page_fields(entity)))
+
+
+def _trade_house(words: Sequence[str]) -> bool:
+    """The defining phrase ending in "house" names a trade before it: the house is a firm."""
+    before = words[:-1] if words and words[-1] == "house" else words
+    return any(part in TRADE_WORDS for word in before for part in word.split("-"))
 
 
 def organisation_order(mention: str, label: str, ranked: List[dict],
@@ -1019,8 +1124,25 @@ def named_after(label: str, mention: str, ranked: List[dict],
     titled = is_title(mention, ranked, title_of or naming_titles(label, entity_of), k)
     if any(t and defines(e, nouns) for t, e in zip(titled, entities)):
         return ranked
-    flags = [defines(e, nouns) and words <= set(_title_words(e.title)) for e in entities]
-    return _regroup(ranked, k, flags, label.lower(), first=True)
+    quoted_ids = {c["id"] for c, e in zip(ranked, entities)
+                  if defines(e, nouns) and quoted(mention, e)}
+    flags = [defines(e, nouns) and (words <= set(_title_words(e.title)) or c["id"] in quoted_ids)
+             for c, e in zip(ranked, entities)]
+    ranked = _regroup(ranked, k, flags, label.lower(), first=True)
+    # the quoted title is the name's evidence, not the kind alone (label_conflict reads the mark)
+    return [{**c, "quoted_title": True} if c["id"] in quoted_ids else c for c in ranked]
+
+
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201c\u201d]{1,80})[\"\u201d]")
+
+
+def quoted(mention: str, entity: "Entity") -> bool:
+    """``entity``'s page writes the mention's words, and no others, between double quotes: a
+    title it is also known by ("It is also sung under the title \"Hollis Tackett\"": the ballad,
+    for "Hollis Tackett" labelled WORK_OF_ART; round 45)."""
+    words = _words(mention)
+    return bool(words) and any(_words(m.group(1)) == words
+                               for m in _QUOTED.finditer(entity.description))
 
 
 def kind_reach(label: str, mention: str, entities: Sequence["Entity"], k: int,

@@ -367,10 +367,14 @@ def _unwritten_initials(pairs: Sequence[Tuple[str, str, bool]], entity: "Entity"
 # Garças", "Abbreviation: PRD"), an adverb ("simply", "locally") and an opening quote allowed
 # before the name; "named after the astronomer Clara Ambros" gives none: the name after them
 # must be capitalised. An acronym in brackets right after the page's title is one too: "Banco
-# de São Tarcísio S.A. (BST)", not "deputy for Alto Mirante (PRD)" on a deputy's page
+# de São Tarcísio S.A. (BST)", not "deputy for Alto Mirante (PRD)" on a deputy's page. An
+# older or another people's name is one too ("its older indigenous name, Chelcomén"; "Its older
+# name, still used in the names of its river, is Qaltoun"; round 45)
 _ALIAS = re.compile(
     r"\b(?:called|named|renamed|nicknamed|dubbed|call\s+(?:letters|sign)|"
     r"calls?\s+(?:him|her|it|them)|(?i:abbreviation|nickname|formerly)\s*:|"
+    r"(?:older|old|former|earlier|original|first|ancient|indigenous|native|local)"
+    r"(?:\s+(?:indigenous|native|local|[A-Z][a-z]+))?\s+name(?:,[^.;]{0,100}?,|,)?(?:\s+(?:is|was))?|"
     r"(?:[Kk]nown|referred\s+to)(?:\s+[\w-]+){0,6}?\s+as)"
     r"(?:\s+(?:simply|just|locally|popularly|affectionately|commonly|usually|often|also|still))*"
     r"\s+['\"\u2018\u201c]?(?:the\s+)?"

@@ -649,10 +649,19 @@ class LongentLinker:
     def _reach(span: Span, found: List[tuple], k: int) -> List[tuple]:
         """``found`` (retrieval's ``(entity, score, retriever score)``, best first) with the
         candidate of the span's kind that :func:`~allennlp_longent.linking.kinds.kind_reach`
-        finds below the first ``k`` moved to the ``k``-th place, for the label rules to see."""
-        from allennlp_longent.linking.kinds import kind_reach
+        finds below the first ``k``, or else the settlement that
+        :func:`~allennlp_longent.linking.kinds.settlement_reach` or the organisation that
+        :func:`~allennlp_longent.linking.kinds.organisation_reach` finds, moved to the ``k``-th
+        place, for the label rules to see."""
+        from allennlp_longent.linking.kinds import (
+            kind_reach,
+            organisation_reach,
+            settlement_reach,
+        )
 
-        i = kind_reach(span.label_, span.text, [e for e, _, _ in found], k)
+        entities = [e for e, _, _ in found]
+        i = next((i for reach in (kind_reach, settlement_reach, organisation_reach)
+                  for i in [reach(span.label_, span.text, entities, k)] if i is not None), None)
         if i is None:
             return found
         return found[:k - 1] + [found[i]] + found[k - 1:i] + found[i + 1:]
@@ -691,6 +700,7 @@ class LongentLinker:
             place_name,
             place_order,
             placeless_order,
+            product_order,
             setting_order,
             title_order,
             type_order,
@@ -716,6 +726,7 @@ class LongentLinker:
             if self.label_agreement:
                 candidates = placeless_order(span.text, span.label_, candidates, kb.__getitem__,
                                              k)
+                candidates = product_order(span.text, span.label_, candidates, kb.__getitem__, k)
                 if self.annotated:
                     candidates = made_order(span.label_, candidates, kb.__getitem__, k)
                 candidates = type_order(span.label_, candidates, kind_of, k, span.text, naming)
