@@ -18,6 +18,10 @@ from allennlp_longent.linking.names import page_aliases
 from allennlp_longent.linking.spacy_component import LongentLinker
 
 
+def _pages(*entities: Entity) -> dict:
+    return {e.id: e for e in entities}
+
+
 def test_a_house_is_a_firm_after_a_word_of_trade_and_a_building_otherwise():
     firms = [Entity("a", "Maison Arvel", "Maison Arvel is a perfume house founded in 1873."),
              Entity("b", "Dorrance & Co.", "Dorrance & Co. is a sherry and brandy house."),
@@ -42,13 +46,13 @@ def test_an_older_name_is_a_name_the_page_gives_its_entity():
     assert page_aliases(other) == frozenset()  # the town's older name, not the abbey's
 
 
-PAGES = {e.id: e for e in [
+PAGES = _pages(
     Entity("creek", "Blackcap Creek", "Blackcap Creek is a stream that flows west to the fork."),
     Entity("town", "Vessa", "Vessa is a former company town on Blackcap Creek. The older "
                            "settlement at the creek mouth was called Blackcap."),
     Entity("city", "Orlen", "Orlen is a town at the mouth of Blackcap Creek."),
     Entity("coal", "Blackcap Smokeless", "Blackcap Smokeless is a coal brand sold from 1895."),
-]}
+)
 
 
 def test_a_gpe_span_prefers_the_town_that_kept_the_name_to_the_river_that_has_it():
@@ -80,12 +84,12 @@ def test_the_component_moves_the_reached_town_into_the_first_k():
 
 
 def test_a_work_span_prefers_the_ballad_sung_under_the_name_to_its_person():
-    pages = {e.id: e for e in [
+    pages = _pages(
         Entity("p", "Hollin Tacket", "Hollin Tacket (1889–1927) was the fire boss of the mine."),
         Entity("s", "The Fire Boss's Lamp", "\"The Fire Boss's Lamp\" is a ballad about Hollin "
                                             "Tacket. It is also sung under the title \"Hollin "
                                             "Tacket\"."),
-    ]}
+    )
     assert quoted("Hollin Tacket", pages["s"]) and not quoted("Hollin", pages["s"])
     ranked = [{"id": "p", "title": pages["p"].title, "probability": 0.99},
               {"id": "s", "title": pages["s"].title, "probability": 0.01}]
@@ -99,13 +103,13 @@ def test_a_work_span_prefers_the_ballad_sung_under_the_name_to_its_person():
 def test_a_product_span_prefers_the_cheese_to_the_mountain_it_is_named_after():
     from allennlp_longent.linking.kinds import made_thing, product_order
 
-    pages = {e.id: e for e in [
+    pages = _pages(
         Entity("m", "Monte Tzaddu", "Monte Tzaddu is a mountain of the island."),
         Entity("c", "Pecorino Tzaddu", "Pecorino Tzaddu is a raw sheep's-milk cheese made on "
                                        "the slopes of Monte Tzaddu."),
         Entity("b", "Tzaddu Dairy", "Tzaddu Dairy is a cooperative founded in 1911."),
         Entity("f", "Festa Tzaddu", "Festa Tzaddu is a summer festival of the village."),
-    ]}
+    )
     assert made_thing(pages["c"])
     assert not any(made_thing(pages[i]) for i in "mbf")
     ranked = [{"id": i} for i in "mbc"]
@@ -132,11 +136,11 @@ def test_organisation_reach_finds_the_firm_below_the_street_and_the_family():
 
 
 def test_a_fac_span_prefers_the_church_to_the_band_named_after_its_saint():
-    pages = {e.id: e for e in [
+    pages = _pages(
         Entity("b", "Harmonie Sint-Rikka", "Harmonie Sint-Rikka is a brass band founded in 1861."),
         Entity("c", "Sint-Rikkakerk", "Sint-Rikkakerk is a Gothic church, dedicated to "
                                       "Sint-Rikka."),
-    ]}
+    )
     ranked = [{"id": i} for i in "bc"]
     moved = placeless_order("Sint-Rikka", "FAC", ranked, pages.__getitem__, 2)
     assert [c["id"] for c in moved] == ["c", "b"] and moved[0]["setting"]
