@@ -602,20 +602,41 @@ def placeless_order(mention: str, label: str, ranked: List[dict],
     if label not in _PLACE_OF_LABEL or not ranked:
         return ranked
     first = entity_of(ranked[0]["id"])
-    if not (made_or_body(first) or label == "GPE" and natural(first)) \
-            or mention.strip().lower() == first.title.lower():
-        return ranked
     wanted = _PLACE_OF_LABEL[label]
-    entities = [entity_of(c["id"]) for c in ranked[:k]]
+    if mention.strip().lower() == first.title.lower():
+        return ranked
     if made_or_body(first):
-        flags = [bool(_setting_kinds(e) & wanted) and unwritten_on_pages(mention, [e]) == [[]]
-                 for e in entities]
-    else:  # a town's page writes its river's name: it must give it as a name of its own
-        words = tuple(t for t, _ in name_words(mention))
-        flags = [bool(_setting_kinds(e) & wanted) and bool(words)
-                 and (_title_writes(words, e.title) or words in page_aliases(e))
-                 for e in entities]
+        return _written_first(mention, ranked, entity_of, k,
+                              lambda e: bool(_setting_kinds(e) & wanted), "setting")
+    if label != "GPE" or not natural(first):
+        return ranked
+    # a town's page writes its river's name: it must give it as a name of its own
+    words = tuple(t for t, _ in name_words(mention))
+    flags = [bool(words) and bool(_setting_kinds(e) & wanted)
+             and (_title_writes(words, e.title) or words in page_aliases(e))
+             for e in (entity_of(c["id"]) for c in ranked[:k])]
     return _regroup(ranked, k, flags, "setting", first=True)
+
+
+def _written_first(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+                   k: int, fits: Callable[["Entity"], bool], mark: str) -> List[dict]:
+    """The candidates among the first ``k`` that ``fits`` and whose page writes every name word
+    of the mention (:func:`unwritten_on_pages`, the mention read once) go first, marked
+    ``mark``."""
+    entities = [entity_of(c["id"]) for c in ranked[:k]]
+    fitting = [fits(e) for e in entities]
+    unwritten = iter(unwritten_on_pages(mention, [e for e, f in zip(entities, fitting) if f]))
+    flags = [f and next(unwritten) == [] for f in fitting]
+    return _regroup(ranked, k, flags, mark, first=True)
+
+
+def _first_below(entities: Sequence["Entity"], k: int, depth: int,
+                 fits: Callable[["Entity"], bool]) -> Optional[int]:
+    """The position, from ``k`` to ``depth``, of the first of ``entities`` that ``fits``, when
+    none of the first ``k`` does; None otherwise (the reach rules: :func:`kind_reach`)."""
+    if any(map(fits, entities[:k])):
+        return None
+    return next((i for i in range(k, min(len(entities), depth)) if fits(entities[i])), None)
 
 
 def natural(entity: "Entity") -> bool:
@@ -643,9 +664,9 @@ def settlement_reach(label: str, mention: str, entities: Sequence["Entity"], k: 
         return bool(_setting_kinds(entity) & _PLACE_OF_LABEL["GPE"]) \
             and words in page_aliases(entity)
 
-    if _setting_kinds(entities[0]) & _PLACE_OF_LABEL["GPE"] or any(map(gives, entities[:k])):
+    if _setting_kinds(entities[0]) & _PLACE_OF_LABEL["GPE"]:
         return None
-    return next((i for i in range(k, min(len(entities), depth)) if gives(entities[i])), None)
+    return _first_below(entities, k, depth, gives)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -669,9 +690,7 @@ def product_order(mention: str, label: str, ranked: List[dict],
     first = entity_of(ranked[0]["id"])
     if made_thing(first) or mention.strip().lower() == first.title.lower():
         return ranked
-    entities = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [made_thing(e) and unwritten_on_pages(mention, [e]) == [[]] for e in entities]
-    return _regroup(ranked, k, flags, "product", first=True)
+    return _written_first(mention, ranked, entity_of, k, made_thing, "product")
 
 
 def organisation_reach(label: str, mention: str, entities: Sequence["Entity"], k: int,
@@ -688,9 +707,7 @@ def organisation_reach(label: str, mention: str, entities: Sequence["Entity"], k
     def named(entity: "Entity") -> bool:
         return organisation(entity) and _writes_words(words, frozenset(_title_words(entity.title)))
 
-    if any(map(named, entities[:k])):
-        return None
-    return next((i for i in range(k, min(len(entities), depth)) if named(entities[i])), None)
+    return _first_below(entities, k, depth, named)
 
 
 def _unbuilt_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
@@ -897,6 +914,7 @@ TRADE_WORDS = frozenset("""trading trade auction export import perfume fashion p
     whisky tea coffee cheese spice silk fur tobacco carpet""".split())
 
 
+@lru_cache(maxsize=1 << 16)
 def organisation(entity: "Entity") -> bool:
     """The page defines an organisation: its defining head (``ORGANISATION_NOUNS``, a "-works" or
     a "-yard", or a "house" after a word of trade, ``TRADE_WORDS``), or, with no head, its

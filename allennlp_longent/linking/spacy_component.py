@@ -660,11 +660,11 @@ class LongentLinker:
         )
 
         entities = [e for e, _, _ in found]
-        i = next((i for reach in (kind_reach, settlement_reach, organisation_reach)
-                  for i in [reach(span.label_, span.text, entities, k)] if i is not None), None)
-        if i is None:
-            return found
-        return found[:k - 1] + [found[i]] + found[k - 1:i] + found[i + 1:]
+        for reach in (kind_reach, settlement_reach, organisation_reach):
+            i = reach(span.label_, span.text, entities, k)
+            if i is not None:
+                return found[:k - 1] + [found[i]] + found[k - 1:i] + found[i + 1:]
+        return found
 
     def _expanded_reach(self, mention: str, found: List[tuple], k: int) -> List[tuple]:
         """``found`` with the one expansion of an abbreviated ``mention``
