@@ -12,7 +12,9 @@ that went NIL because no page writes "Kalesi", "Sijang" or "Gmina"); the words a
 usage, for every language alike, not picked from the sets. Three came out after they broke dev
 spans: the German "Kapelle" (a chapel, and a brass band: "Musikkapelle"), the Thai "Khao" (a
 hill, and news: a newspaper's name) and the English "town" and "city" ("Holmsey Town" is a
-football club).
+football club). Round 46 added a fair and its days to the festivals ("Pafnutiev Days" for a
+page that defines a fair, the Russian "yarmarka"), and the Russian words for a monastery and
+a spring, prompted by dev102.
 
 A word of a mention and a word of a page *share a kind* (:func:`share_kind`) when they fall in
 one group: spelled as listed (an English word also with a plural "s"), or, for a word of another
@@ -44,7 +46,7 @@ _GROUPS: Tuple[str, ...] = (
     jinja""",
     """mausoleum tomb | maqbara makam mazar türbe kümbez""",
     """monastery abbey convent priory friary | monasterio mosteiro monastère monastero kloster
-    klooster luostari klasztor monastyr manastır abadía abbazia abtei stift""",
+    klooster luostari klasztor monastyr manastır abadía abbazia abtei stift obitel lavra""",
     # trade and work
     """market bazaar | bazar souk pasar sijang talat mercado marché mercato markt rynek piac
     tržnica çarşı pazar soko""",
@@ -129,7 +131,7 @@ _GROUPS: Tuple[str, ...] = (
     serra pahar pahad parbat collina colina colline hügel tepesi cnoc yayla meseta planalto
     altiplano""",
     """spring springs fountain | fuente fonte fontaine fontana quelle lähde kaynak pınar vrysi
-    forrás źródło rodnik chashma bulaq brunnen ffynnon tobar agiasma""",
+    forrás źródło rodnik istochnik klyuch chashma bulaq brunnen ffynnon tobar agiasma""",
     """island isle | isla ilha isola insel eiland saari sziget ostrov adası pulau nisi nisos
     ynys oileán kisiwa""",
     """bay gulf cove | bahía baía baie golfo bucht baai ormos körfez teluk zatoka cuan""",
@@ -153,9 +155,9 @@ _GROUPS: Tuple[str, ...] = (
     landkreis kabupaten provinsi wilayah daerah changwat jangwat amphoe zila zilla tehsil taluk
     taluka ilçe nomos eparchia kanton canton departamento comarca mkoa""",
     # events and works
-    """festival feast | fiesta festa feria fête fest sagra kermis kermesse juhla juhlat
-    fesztivál bayram şenlik prazdnik matsuri chukje mela utsav utsavam thiruvizha tiruvizha
-    moussem mawlid pesta gŵyl feis panegyri panigiri""",
+    """festival feast fair days | yarmarka jarmark fiesta festa feria fête fest sagra kermis
+    kermesse juhla juhlat fesztivál bayram şenlik prazdnik matsuri chukje mela utsav utsavam
+    thiruvizha tiruvizha moussem mawlid pesta gŵyl feis panegyri panigiri""",
     """pilgrimage procession | wallfahrt romería romaria pèlerinage pellegrinaggio pielgrzymka
     ziyarat yatra processione procesión procissão prozession""",
     """strike | huelga greve sciopero streik staking strejk lakko strajk zabastovka grev mogok""",

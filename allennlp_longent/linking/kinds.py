@@ -700,7 +700,7 @@ def organisation_reach(label: str, mention: str, entities: Sequence["Entity"], k
     ``k`` to ``depth``, of the first that is; None otherwise ("Pettigrove's" labelled ORG: the
     firm Pettigrove & Sons, below the street, the founder and his son; round 45). The component
     moves it into the first ``k`` for :func:`organisation_order`."""
-    words = set(_words(mention)) - CLUB_DESIGNATORS - {"s"}
+    words = _org_words(mention)
     if label != "ORG" or not words:
         return None
 
@@ -916,8 +916,9 @@ TRADE_WORDS = frozenset("""trading trade auction export import perfume fashion p
 
 @lru_cache(maxsize=1 << 16)
 def organisation(entity: "Entity") -> bool:
-    """The page defines an organisation: its defining head (``ORGANISATION_NOUNS``, a "-works" or
-    a "-yard", or a "house" after a word of trade, ``TRADE_WORDS``), or, with no head, its
+    """The page defines an organisation: its defining head (``ORGANISATION_NOUNS``,
+    ``BUSINESS_NOUNS`` since round 46, a "-works" or a "-yard", or a "house" after a word of
+    trade, ``TRADE_WORDS``), or, with no head, its
     infobox fields (``ORGANISATION_FIELDS``); never a page that opens with a life's dates
     ("Desmond Vane (1944-2011) was a sound-system operator": a person; round 45)."""
     if field_kind(entity) == PERSON:
@@ -926,7 +927,8 @@ def organisation(entity: "Entity") -> bool:
     if head == "house":
         return _trade_house(defining_words(entity))
     if head:
-        return head in ORGANISATION_NOUNS or head.endswith(("works", "yard"))
+        return head in ORGANISATION_NOUNS or head in BUSINESS_NOUNS \
+            or head.endswith(("works", "yard"))
     return bool(ORGANISATION_FIELDS & set(page_fields(entity)))
 
 
@@ -936,18 +938,42 @@ def _trade_house(words: Sequence[str]) -> bool:
     return any(part in TRADE_WORDS for word in before for part in word.split("-"))
 
 
+# what a firm's name adds to its family's name, and a page may leave out ("E. Quarrier & Son",
+# "Messrs. Quarrier", "Firma Quarrier", "A. Wibholm & Søn"), in English and, from general
+# usage, other European languages (round 46); initials go as well
+FIRM_WORDS = frozenset(fold(w) for w in """son sons bros brothers messrs firma cia cie søn sønner
+    zoon zonen gebroeders sohn söhne gebrüder figli figlio fratelli filho filhos irmãos hijo hijos
+    hermanos fils frères""".split())
+# the heads of a trade's premises that a page defines a business by ("a cannery", "a bakery"):
+# an organisation for :func:`organisation`, but no kind that names a body. Not "mill", "factory",
+# "shop" or "store", which name the building as often as the firm (round 46: on dev60 to dev105
+# they sent "Frères Vernadet" to a silk mill and "Nandibarman", a family, to its sweet shop)
+BUSINESS_NOUNS = frozenset("cannery bakery tannery foundry creamery winery".split())
+
+
+def _org_words(mention: str) -> FrozenSet[str]:
+    """The words of an ORG span that an organisation's title must write: not the letters of a
+    sports club (``CLUB_DESIGNATORS``), a family firm's words (``FIRM_WORDS``), initials or a
+    possessive's "s" ("Yarema's yard")."""
+    return frozenset(w for w in _words(mention) if len(w) > 1 or w.isdigit()) \
+        - CLUB_DESIGNATORS - FIRM_WORDS
+
+
 def organisation_order(mention: str, label: str, ranked: List[dict],
-                       entity_of: Callable[[str], "Entity"], k: int) -> List[dict]:
+                       entity_of: Callable[[str], "Entity"], k: int,
+                       capitals: bool = False) -> List[dict]:
     """For an ORG span whose first candidate is no organisation (:func:`organisation`): the
     organisations among the first ``k`` whose bare title writes every word and number of the
     mention, or a word it clips at its front ("Yarema's yard": Yarema Shipyard; "Yarema 470" is
-    the boat), go first, marked ``organisation_title``. A town's name labelled ORG names its
-    club or its firm ("Calderwick beat Harrowfield": Calderwick RFC), as a place span prefers a
-    place (:func:`place_order`). A name in capitals is left alone: datelines and headings write
-    places so, and en_core_web_sm labels them ORG."""
-    if label != "ORG" or not ranked or mention.isupper():
+    the boat), go first, marked ``organisation_title``; a family firm's words (``FIRM_WORDS``)
+    and initials need not be written ("E. Quarrier & Son" is the Quarrier Distilling Company).
+    A town's name labelled ORG names its club or its firm ("Calderwick beat Harrowfield":
+    Calderwick RFC), as a place span prefers a place (:func:`place_order`). A name in capitals
+    is left alone unless ``capitals`` (labels set by hand, round 46: "VALLANCE" on a stamp is
+    the firm): datelines and headings write places so, and en_core_web_sm labels them ORG."""
+    if label != "ORG" or not ranked or mention.isupper() and not capitals:
         return ranked
-    words = set(_words(mention)) - CLUB_DESIGNATORS - {"s"}  # "Yarema's yard"
+    words = _org_words(mention)
     if not words or organisation(entity_of(ranked[0]["id"])):
         return ranked
     entities = [entity_of(c["id"]) for c in ranked[:k]]
@@ -957,9 +983,11 @@ def organisation_order(mention: str, label: str, ranked: List[dict],
 
 
 def _writes_words(words: AbstractSet[str], title: FrozenSet[str]) -> bool:
-    """Every word of ``words`` is a word of ``title`` or clips one at its front ("yard" of
-    "Yarema Shipyard": :func:`clips`)."""
-    return all(w in title or clips(w, title) for w in words)
+    """Every word of ``words`` is a word of ``title``, that word with a plural "s" ("the
+    Scarisbrooks", round 46) or clips one at its front ("yard" of "Yarema Shipyard":
+    :func:`clips`)."""
+    return all(w in title or w[-1:] == "s" and w[:-1] in title or clips(w, title)
+               for w in words)
 
 
 def _other_bearer(title: str) -> bool:

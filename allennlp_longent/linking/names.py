@@ -141,6 +141,9 @@ _ROUND_44_TITLES = """meester moeder zuster broeder nonkel tante opa oma pastoor
     ashin shaykh shaikh sheik sheykh sidi seedy sayyidi sayyida hajj hajja hadji hadjee hajjah
     mawlana abuna batyushka matushka dyadya tyotya babushka dedushka onkel fräulein meister
     schwester big great"""
+# and, from general usage (round 46), prompted by dev101 to dev105: "comrade" and its Russian,
+# the German "Hochwürden" (a priest), and the dialect forms of "old" ("Owd Sam", "Auld Rab")
+_ROUND_46_TITLES = "comrade tovarishch hochwürden owd auld"
 # "Saint" in other languages, for a page that writes "Saint" ("Sankt Hiltgund", "Sint Orsella",
 # "Agia Melina", "Szent Bórta", "Heilige Hiltgund"), with the abbreviations and inflected forms
 # (Greek, Polish); not the Romance "Santa", "Santo", "São", "Sainte" and their abbreviations,
@@ -164,7 +167,7 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     senhor senhora senor senora signor signora dona haji hajji sayyid thiru thirumathi tmt smt
     shri shrimati sri kumari selvi pandit ustad""".split()) | frozenset(
     fold(w) for w in f"{_OTHER_LANGUAGES_TITLES} {_MORE_LANGUAGES_TITLES} {_SAINT_WORDS} "
-         f"{_ROUND_32_TITLES} {_ROUND_44_TITLES}".split())
+         f"{_ROUND_32_TITLES} {_ROUND_44_TITLES} {_ROUND_46_TITLES}".split())
 # the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
 # Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
 CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())
@@ -419,6 +422,7 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"],
     return [sorted(_unwritten(words, page_forms(e), page_names(e))
                    - _middle_names(words, e.title) - titled - _of_own_kind(words, e)
                    - _pet_names(words, e) - _title_before_given_name(words, e, is_person)
+                   - _patronymics(words, e)
                    | _unwritten_initials(pairs, e) | kin_named(kin, words, e))
             for e in entities]
 
@@ -444,6 +448,22 @@ def _title_before_given_name(words: Sequence[Tuple[str, bool]], entity: "Entity"
             or THING_NOUNS.intersection(title[len(given):]) or not is_person(entity):
         return set()
     return {words[0][0]}
+
+
+# the endings of East Slavic patronymics, full ("Ivanovna", "Mikhailovich") and spoken ("Fomich",
+# "Avdeyich"), from general usage
+PATRONYMIC_ENDINGS = ("ovich", "evich", "ovna", "evna", "ichna", "ich")
+
+
+def _patronymics(words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:
+    """The name words with a patronymic's ending (``PATRONYMIC_ENDINGS``) right after a name
+    word the page writes: "Klavdia Ivanovna" is Klavdia Shestakova, whose page need not give
+    her father's name (round 46). The patronymic follows the given name, so a family's other
+    members, with other given names, stay unwritten."""
+    forms = page_forms(entity)
+    return {t for (before, _), (t, _) in zip(words, words[1:])
+            if t.endswith(PATRONYMIC_ENDINGS) and len(t) > 5
+            and written(before, forms, False, page_names(entity))}
 
 
 def _pet_names(words: Sequence[Tuple[str, bool]], entity: "Entity") -> Set[str]:

@@ -20,6 +20,8 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, FrozenSet, Sequence, Tuple
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from allennlp_longent.linking.candidates.bm25 import fold, variant
 from allennlp_longent.linking.names import name_words, title_names
 
@@ -46,6 +48,7 @@ LANGUAGES = frozenset("""
     tibetan uzbek kazakh kyrgyz turkmen tatar azeri romani yiddish frisian afrikaans quechua
     aymara guarani nahuatl inuktitut cree pinyin hanyu berber tamazight kabyle
     """.split())
+ARTICLES = frozenset("the a an".split())
 _TOKEN = re.compile(r"[\w'’-]+|[^\w\s]")
 
 
@@ -60,11 +63,23 @@ def _language(word: str) -> bool:
     return word in LANGUAGES or (len(word) > 5 and word.endswith(("ish", "ese")))
 
 
+def _modifies(tokens: Sequence[Tuple[str, bool]], i: int) -> bool:
+    """Whether the capitalised run that holds token ``i`` is followed by a lower-case word that
+    is no function word (spaCy's English stop words): the run modifies a noun ("the Irginsk
+    region", "the Anyr hunters"; not "by the Destilaria Dourado since 1881")."""
+    k = i + 1
+    while k < len(tokens) and tokens[k][1]:
+        k += 1
+    return k < len(tokens) and tokens[k][0].isalpha() and not tokens[k][1] \
+        and tokens[k][0] not in STOP_WORDS
+
+
 def words_before(words: Sequence[str], entity: "Entity") -> FrozenSet[str]:
     """The word before each capitalised run of ``entity``'s description that writes one of the
     name ``words`` (a variant of it); "^" for a run that opens the description, "town of" for
     "of" after a noun of ``NAMING_NOUNS``, "in english" for "in" before a language's name that
-    opens the run ahead of the name."""
+    opens the run ahead of the name; the word before the article for a run between an article
+    and a lower-case noun it modifies ("in" of "in the Irginsk region", round 46)."""
     tokens = _tokens(entity)
     found = set()
     for i, (token, capital) in enumerate(tokens):
@@ -73,6 +88,8 @@ def words_before(words: Sequence[str], entity: "Entity") -> FrozenSet[str]:
             while j >= 0 and tokens[j][1]:
                 j -= 1
             before = tokens[j][0] if j >= 0 else "^"
+            if before in ARTICLES and j > 0 and _modifies(tokens, i):
+                before = tokens[j - 1][0]
             if before == "of" and j > 0 and tokens[j - 1][0] in NAMING_NOUNS:
                 before = f"{tokens[j - 1][0]} of"
             elif before == "in" and j + 1 < i and _language(tokens[j + 1][0]):

@@ -109,10 +109,30 @@ def _tail_key(word: str) -> str:
 
 def variant(token: str, word: str) -> bool:
     """:func:`same_word`, or a shared prefix of at least max(4, |token| - 1) letters (an
-    inflection, a derivation, a short form: "alex" for "alexander"), or :func:`inflected`."""
+    inflection, a derivation, a short form: "alex" for "alexander"), or :func:`inflected`, or
+    one is an adjective made from the other (:func:`adjectival`)."""
     prefix = max(VARIANT_PREFIX, len(token) - 1)
     return (len(word) >= prefix and word[:prefix] == token[:prefix]) or same_word(token, word) \
-        or inflected(token, word)
+        or inflected(token, word) or adjectival(token, word) or adjectival(word, token)
+
+
+# the endings of Slavic adjectives made from names, romanised ("Lobazovsky dom", "Pafnutievskaya
+# Yarmarka", "Muhurskoe" beer; round 46)
+ADJECTIVE_ENDINGS = ("skaya", "skoye", "skoe", "skiy", "skii", "skoy", "sky", "ska", "ski",
+                     "sko", "skie")
+ADJECTIVE_STEM = 5  # letters of the name an adjective is made from, at least
+
+
+def adjectival(token: str, word: str) -> bool:
+    """Whether ``token`` is an adjective made from the name ``word`` with one of
+    ``ADJECTIVE_ENDINGS``: the name itself, or the name without its last vowel ("muhurskoe" of
+    "muhuri"), before the ending."""
+    for ending in ADJECTIVE_ENDINGS:
+        if token.endswith(ending):
+            stem = token[:-len(ending)]
+            return len(stem) >= ADJECTIVE_STEM and (
+                stem == word or (word[:-1] == stem and word[-1:] in "aeiouy"))
+    return False
 
 
 INFLECTION_STEM = 7  # letters a case form of a name shares with its base form at least
@@ -306,8 +326,11 @@ class BM25CandidateGenerator(CandidateGenerator):
                 self._buckets[_tail_key(word)].append(word)
         expanded = []
         for token in tokens:
-            if token in vocabulary or len(token) < VARIANT_PREFIX:
+            if token in vocabulary:
                 expanded.append(token)
+                continue
+            if len(token) < VARIANT_PREFIX:  # too short for a variant; a pet name ("Abe") may be
+                expanded += self._full_names(token) or [token]
                 continue
             found = sorted(w for w in self._buckets.get(token[:VARIANT_PREFIX], ())
                            if variant(token, w))
@@ -320,6 +343,15 @@ class BM25CandidateGenerator(CandidateGenerator):
                 found = self._written_otherwise(token)
             expanded += found or list(joined_split(token, vocabulary) or ())
         return expanded
+
+    def _full_names(self, token: str) -> List[str]:
+        """The indexed words ``token`` is a pet name of
+        (:func:`~allennlp_longent.linking.hypocorisms.full_names`), sorted."""
+        from allennlp_longent.linking.hypocorisms import full_names
+
+        if self._vocabulary is None:
+            self._vocabulary = frozenset(self._bm25.vocab_dict)
+        return sorted(full_names(token, self._vocabulary))
 
     def _written_otherwise(self, token: str) -> List[str]:
         """The indexed words that write ``token`` as the name rules read a page
