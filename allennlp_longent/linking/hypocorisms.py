@@ -19,7 +19,7 @@ is shorter than the shared-prefix clause reads.
 """
 
 from functools import lru_cache
-from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Tuple
+from typing import AbstractSet, Dict, Iterable, List, Tuple
 
 from allennlp_longent.linking.candidates.folding import fold
 
@@ -139,48 +139,6 @@ jennifer: jenny
 harold: hal
 constance concetta cornelia: connie
 """
-# one given name in the languages of Europe, from general usage (round 46): a writer in English
-# gives "John" for Juan or Ivan, a clerk "Giovanni" for Jean; each word of a line is written by a
-# page that writes another word of it (:func:`full_names`). Not the forms that are also other
-# names' starts or common words ("Jan", "Hans", "Jon", "Pau", "Ana")
-_EQUIVALENTS = """
-john juan joao joan jean johann johannes giovanni ioannis ivan sean evan ewan iain eoin
-joseph josef jozef giuseppe jose josep yosef iosif osip
-peter pietro pedro pierre pieter piotr pyotr petr petros peadar
-paul paolo pablo paulo pavel
-michael michele miguel michel mikhail michal mikael
-george giorgio jorge georges georg jerzy georgios
-william guillermo guglielmo guillaume wilhelm willem
-charles carlos carlo karl karel
-francis francesco francisco francois franz franciszek
-anthony antonio antoine anton antoni
-stephen stefano esteban etienne stefan stepan istvan
-andrew andrea andres andre andreas andrzej andrei
-thomas tommaso tomas tomasz
-henry enrico enrique henri heinrich hendrik henryk
-louis luigi luis ludwig
-edward eduardo edoardo edouard eduard
-lawrence lorenzo laurent lorenz
-sebastian sebastiano sebastiao
-mary maria marie mariya maire
-elizabeth elisabeth isabel elisabetta elzbieta yelizaveta
-margaret margarita marguerite margherita
-helen helena elena helene yelena olena
-jane jeanne juana giovanna johanna joana
-"""
-
-
-def _parse_equivalents() -> Dict[str, FrozenSet[str]]:
-    found: Dict[str, FrozenSet[str]] = {}
-    for line in _EQUIVALENTS.strip().splitlines():
-        names = frozenset(fold(n) for n in line.split())
-        for name in names:
-            found[name] = found.get(name, frozenset()) | names - {name}
-    return found
-
-
-EQUIVALENTS: Dict[str, FrozenSet[str]] = _parse_equivalents()
-
 # diminutive endings of given names, from general usage (round 44): Spanish, Portuguese,
 # Italian, Russian, Dutch and German; a word that is a name's stem (the name, or the name but
 # its last vowel) plus one of them is a pet name of it ("Juanito" Juan, "Verochka" Vera,
@@ -220,15 +178,12 @@ def nicknames(pet: str, names: AbstractSet[str]) -> bool:
 def full_names(pet: str, names: Iterable[str]) -> List[str]:
     """The ``names`` that begin with the start of a full name the folded pet name ``pet`` stands
     for (its letters but the last two, at least four: "oleksand" for "oleksandr", "oleksandra"),
-    or of which ``pet`` is a diminutive (:func:`_diminutive_stems`), or that are ``pet`` in
-    another language (``EQUIVALENTS``: "giovanni" for "juan")."""
+    or of which ``pet`` is a diminutive (:func:`_diminutive_stems`)."""
     starts = _starts(pet)
     stems = _diminutive_stems(pet)
-    same = EQUIVALENTS.get(pet, frozenset())
-    if not starts and not stems and not same:  # most words: no pass over the names
+    if not starts and not stems:  # most words: no pass over the names
         return []
-    return [n for n in names
-            if starts and n.startswith(starts) or _stem_of(n, stems) or n in same]
+    return [n for n in names if starts and n.startswith(starts) or _stem_of(n, stems)]
 
 
 @lru_cache(maxsize=1 << 16)

@@ -101,13 +101,6 @@ def test_a_page_defined_by_a_trades_premises_is_an_organisation():
     assert not organisation(Entity("h", "Orvel Hill", "Orvel Hill is a hill above the town."))
 
 
-def test_a_given_name_in_another_language_is_written_by_the_page_that_writes_it():
-    page = Entity("j", "Juan Orvel", "Juan Orvel (1850-1911) was a cooper.")
-    assert unwritten_on_pages("Giovanni Orvel", [page]) == [[]]
-    assert unwritten_on_pages("John Orvel", [page]) == [[]]
-    assert unwritten_on_pages("Janet Orvel", [page]) == [["janet"]]  # no form of Juan
-
-
 def test_a_slavic_adjective_made_from_a_name_is_a_variant_of_it():
     assert variant("orvenskaya", "orven") and variant("orven", "orvenskaya")
     assert not variant("orvsky", "orv")  # a stem of three letters is too short
