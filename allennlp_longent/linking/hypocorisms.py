@@ -13,7 +13,7 @@ family ("Frank", "Hans", "Lola", "Rita", "Greta", "Nino"). Round 44 added the pe
 twenty-two more names in English, Dutch, Spanish and Russian, prompted by the nicknames the
 dev sets dev82 to dev95 wrote (``biddy``, ``fien``, ``henk``; with the others of the same names
 from general usage), and the diminutive endings (:data:`DIMINUTIVE_ENDINGS`). Round 46 added
-the clipped English pet names of thirty-four names ("Abe", "Ike", "Sam", "Betsy"), from general
+thirty-two more entries of clipped English pet names ("Abe", "Ike", "Sam", "Betsy"), from general
 usage, prompted by dev101 to dev105 where three of them made people NIL: a clip of three letters
 is shorter than the shared-prefix clause reads.
 """
