@@ -704,10 +704,7 @@ def organisation_reach(label: str, mention: str, entities: Sequence["Entity"], k
     if label != "ORG" or not words:
         return None
 
-    def named(entity: "Entity") -> bool:
-        return organisation(entity) and _writes_words(words, frozenset(_title_words(entity.title)))
-
-    return _first_below(entities, k, depth, named)
+    return _first_below(entities, k, depth, lambda e: _organisation_named(words, e))
 
 
 def _unbuilt_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
@@ -977,9 +974,14 @@ def organisation_order(mention: str, label: str, ranked: List[dict],
     if not words or organisation(entity_of(ranked[0]["id"])):
         return ranked
     entities = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [organisation(e) and _writes_words(words, frozenset(_title_words(e.title)))
-             for e in entities]
+    flags = [_organisation_named(words, e) for e in entities]
     return _regroup(ranked, k, flags, "organisation_title", first=True)
+
+
+def _organisation_named(words: AbstractSet[str], entity: "Entity") -> bool:
+    """``entity`` is an organisation (:func:`organisation`) whose bare title writes ``words``
+    (:func:`_org_words` of an ORG span; :func:`_writes_words`)."""
+    return organisation(entity) and _writes_words(words, frozenset(_title_words(entity.title)))
 
 
 def _writes_words(words: AbstractSet[str], title: FrozenSet[str]) -> bool:

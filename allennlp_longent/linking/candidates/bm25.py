@@ -127,12 +127,12 @@ def adjectival(token: str, word: str) -> bool:
     """Whether ``token`` is an adjective made from the name ``word`` with one of
     ``ADJECTIVE_ENDINGS``: the name itself, or the name without its last vowel ("muhurskoe" of
     "muhuri"), before the ending."""
-    for ending in ADJECTIVE_ENDINGS:
-        if token.endswith(ending):
-            stem = token[:-len(ending)]
-            return len(stem) >= ADJECTIVE_STEM and (
-                stem == word or (word[:-1] == stem and word[-1:] in "aeiouy"))
-    return False
+    if not token.endswith(ADJECTIVE_ENDINGS):  # most words: one test on the hot path of variant
+        return False
+    ending = next(e for e in ADJECTIVE_ENDINGS if token.endswith(e))
+    stem = token[:-len(ending)]
+    return len(stem) >= ADJECTIVE_STEM and (
+        stem == word or (word[:-1] == stem and word[-1:] in "aeiouy"))
 
 
 INFLECTION_STEM = 7  # letters a case form of a name shares with its base form at least
@@ -301,7 +301,7 @@ class BM25CandidateGenerator(CandidateGenerator):
         self._bm25: Optional[bm25s.BM25] = None
         self._buckets: Optional[Dict[str, List[str]]] = None
         self._ends: Optional[Dict[str, List[str]]] = None
-        self._vocabulary: Optional[FrozenSet[str]] = None  # _written_otherwise's, once
+        self._vocabulary: Optional[FrozenSet[str]] = None  # _indexed_words's, once
 
     def config(self) -> dict:
         return {"type": "bm25", "k1": self.k1, "b": self.b, "title_weight": self.title_weight,
@@ -344,14 +344,18 @@ class BM25CandidateGenerator(CandidateGenerator):
             expanded += found or list(joined_split(token, vocabulary) or ())
         return expanded
 
+    def _indexed_words(self) -> FrozenSet[str]:
+        """The index's vocabulary as a set, built once per index."""
+        if self._vocabulary is None:
+            self._vocabulary = frozenset(self._bm25.vocab_dict)
+        return self._vocabulary
+
     def _full_names(self, token: str) -> List[str]:
         """The indexed words ``token`` is a pet name of
         (:func:`~allennlp_longent.linking.hypocorisms.full_names`), sorted."""
         from allennlp_longent.linking.hypocorisms import full_names
 
-        if self._vocabulary is None:
-            self._vocabulary = frozenset(self._bm25.vocab_dict)
-        return sorted(full_names(token, self._vocabulary))
+        return sorted(full_names(token, self._indexed_words()))
 
     def _written_otherwise(self, token: str) -> List[str]:
         """The indexed words that write ``token`` as the name rules read a page
@@ -361,12 +365,8 @@ class BM25CandidateGenerator(CandidateGenerator):
         (:func:`~allennlp_longent.linking.hypocorisms.nicknames`: "Maggie" for Margaret);
         sorted, none when there is none."""
         from allennlp_longent.linking.candidates.transliteration import alike_words
-        from allennlp_longent.linking.hypocorisms import full_names
 
-        if self._vocabulary is None:
-            self._vocabulary = frozenset(self._bm25.vocab_dict)
-        return sorted(set(alike_words(token, self._vocabulary))
-                      | set(full_names(token, self._vocabulary)))
+        return sorted(set(alike_words(token, self._indexed_words())) | set(self._full_names(token)))
 
     def document_ids(self) -> List[str]:
         return list(self._document_ids)
