@@ -53,8 +53,9 @@ import numpy as np
 
 from allennlp_longent.linking.candidates.bm25 import bare_title, fold
 from allennlp_longent.linking.candidates.generator import MentionQuery, Query, as_mention_query
+from allennlp_longent.linking.definitions import PERSON
 from allennlp_longent.linking.evidence import ContextEvidence, EvidenceSettings
-from allennlp_longent.linking.kinds import PERSON, kind
+from allennlp_longent.linking.kinds import kind
 from allennlp_longent.linking.knowledge_base import Entity, KnowledgeBase
 from allennlp_longent.linking.names import unwritten_on_pages
 

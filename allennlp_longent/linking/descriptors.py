@@ -1,6 +1,6 @@
 """Definite descriptions: a common-noun span ("the fort", "airport", "your paper") names its
 entity by its kind, often in a word its page never writes ("Qasr Tamit is a mud-brick
-fortress"), so neither BM25 nor :func:`allennlp_longent.linking.kinds.noun_order` finds it.
+fortress"), so neither BM25 nor :func:`allennlp_longent.linking.orders.noun_order` finds it.
 
 Every entity of the knowledge base gets a kind phrase, the words its page defines it by
 (:func:`kind_phrase`: "mud-brick fortress"); the span gets its words without

@@ -17,7 +17,7 @@ no evidence of anything; what to do instead depends on whom to believe:
   is the song). Since round 37 the spaCy component runs this rule with a NER's labels only when
   its ``label_agreement`` is turned on.
 
-A first candidate that :func:`~allennlp_longent.linking.kinds.definition_order` put there for being
+A first candidate that :func:`~allennlp_longent.linking.orders.definition_order` put there for being
 an event, a work or a vehicle, as the span's label says, meets the same test: when the likeliest
 page's title writes the whole name and no rule found its kind clashing, that page goes back
 first ("Afahye" labelled EVENT is the Kokwaa Afahye, a festival whose page no rule reads as an
@@ -36,7 +36,7 @@ from allennlp_longent.linking.evaluation import NIL
 from allennlp_longent.linking.names import name_words, title_writes
 
 FAR_BEHIND = 0.05  # a first candidate below this probability is there by the rules alone
-# the marks of :func:`~allennlp_longent.linking.kinds.definition_order`: a page moved first for
+# the marks of :func:`~allennlp_longent.linking.orders.definition_order`: a page moved first for
 # being an event, a work or a vehicle, as the span's label says, not for writing its name
 KIND_MARKS = frozenset({"event", "work_of_art", "product"})
 PLAIN_KEYS = frozenset(CANDIDATE_KEYS)  # anything else is a rule's mark

@@ -86,7 +86,8 @@ _WORD = re.compile(r"[\w'’-]+")
 
 def title_label(entity: "Entity", label: str = DEFAULT_LABEL) -> str:
     """The label of a span that writes ``entity``'s title (module docstring)."""
-    from allennlp_longent.linking.kinds import DEFINED_KINDS, PERSON, defines, kind
+    from allennlp_longent.linking.definitions import PERSON
+    from allennlp_longent.linking.kinds import DEFINED_KINDS, defines, kind
 
     for defined, nouns in DEFINED_KINDS.items():
         if defines(entity, nouns):

@@ -57,10 +57,10 @@ beside a name word ("L. Ambros", "Ruth P.") is written by a page that writes a w
 first letter on the same side of that name word ("Ludovic Ambros", "Ruth Pennock", "L. Ambros"):
 "K. Ambros" among pages of Ludovic, Clara and Felix Ambros names a relative the KB lacks. In
 Re-DocRED's development documents 1 of the 62 mentions with such an initial is not written so on
-its own entity's page. ``kinds.initial_order`` puts the candidates whose title writes it first.
+its own entity's page. ``orders.initial_order`` puts the candidates whose title writes it first.
 
 ``spelled_out`` writes out a street abbreviation that ends a name ("Pellow St." is Pellow
-Street; a first "St" stays a saint), for the spaCy component's query and ``kinds.title_order``.
+Street; a first "St" stays a saint), for the spaCy component's query and ``orders.title_order``.
 """
 
 import re
@@ -148,7 +148,7 @@ _ROUND_46_TITLES = "comrade tovarishch hochwürden owd auld"
 # "Agia Melina", "Szent Bórta", "Heilige Hiltgund"), with the abbreviations and inflected forms
 # (Greek, Polish); not the Romance "Santa", "Santo", "São", "Sainte" and their abbreviations,
 # which also begin the names of the places and churches themselves ("Santa Iluminada" labelled
-# FAC is the shrine: ``kinds.name_bearers``), nor "Aya", also a given name (round 31)
+# FAC is the shrine: ``orders.name_bearers``), nor "Aya", also a given name (round 31)
 _SAINT_WORDS = """sankt sint szent sveti sveta svatý svatá sv agios agia agias agiou ayios ayia
     hagios hagia święty święta świętej świętego św heilige heiliger naomh"""
 # Titles, ranks, roles and kin words written before a name that a page may leave out ("Dr Kell"

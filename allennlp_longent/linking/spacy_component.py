@@ -187,7 +187,7 @@ def make_longent_linker(
     ``labels``: where the spans' labels come from, ``"ner"`` (a statistical NER such as spaCy's)
     or ``"annotated"`` (set by hand), which decides whom to believe when the label and the name
     point to different pages (:mod:`allennlp_longent.linking.label_conflict`,
-    :func:`~allennlp_longent.linking.kinds.name_bearers`);
+    :func:`~allennlp_longent.linking.orders.name_bearers`);
     ``article_agreement``: for a name written after "the", the candidates read as persons whose
     page does not name them after "the" go after the others (the same module);
     ``name_agreement``: a span that is the bare title of exactly one of them puts it first;
@@ -545,14 +545,15 @@ class LongentLinker:
 
     def _titled(self, span: Span, candidates: List[dict], k: int) -> bool:
         """With ``name_agreement``: the span is the bare title of its first candidate and of no
-        other of the first ``k`` (:func:`~allennlp_longent.linking.kinds.is_title`, with the
+        other of the first ``k`` (:func:`~allennlp_longent.linking.orders.is_title`, with the
         titles of :meth:`_naming`), and, with
         ``label_agreement``, its label does not clash with that candidate's kind. An exact title
         is the easiest mention there is, and the NIL option is not to take it ("Itaquara", a
         town's title, had gone NIL at probability 0.44)."""
         if not (self.name_agreement and candidates):
             return False
-        from allennlp_longent.linking.kinds import clashes, is_title, kind
+        from allennlp_longent.linking.kinds import clashes, kind
+        from allennlp_longent.linking.orders import is_title
 
         label = span.label_ if self.label_agreement else None
         titles = is_title(span.text, candidates, self._naming(span, candidates, k), k)
@@ -561,9 +562,9 @@ class LongentLinker:
 
     def _naming(self, span: Span, candidates: List[dict], k: int) -> Callable[[str], str]:
         """The titles the title rules read for ``span`` among its first ``k`` ``candidates``
-        (:func:`~allennlp_longent.linking.kinds.naming_titles`; with hand-set labels, without
-        the titles of the name's bearers, :func:`~allennlp_longent.linking.kinds.name_bearers`)."""
-        from allennlp_longent.linking.kinds import name_bearers, naming_titles
+        (:func:`~allennlp_longent.linking.orders.naming_titles`; with hand-set labels, without
+        the titles of the name's bearers, :func:`~allennlp_longent.linking.orders.name_bearers`)."""
+        from allennlp_longent.linking.orders import name_bearers, naming_titles
 
         label = span.label_ if self.label_agreement else None
         bearers = name_bearers(label, span.text, candidates, self.kb.__getitem__, k) \
@@ -618,8 +619,8 @@ class LongentLinker:
         Tsangri"); small NER models call many one-word names of places and papers PERSON
         ("Gazette", "Heimøya"); counted on the dev sets' decisions with en_core_web_sm's labels,
         it would have broken 123 spans and fixed 11."""
-        from allennlp_longent.linking.kinds import PERSON_LABELS, after_article, clashes, kind
-        from allennlp_longent.linking.names import name_words, title_writes, untitled
+        from allennlp_longent.linking.kinds import after_article, clashes, kind
+        from allennlp_longent.linking.names import PERSON_LABELS, name_words, title_writes, untitled
 
         if not (self.label_agreement and candidates and span.label_ in PERSON_LABELS):
             return False
@@ -661,16 +662,12 @@ class LongentLinker:
     @staticmethod
     def _reach(span: Span, found: List[tuple], k: int) -> List[tuple]:
         """``found`` (retrieval's ``(entity, score, retriever score)``, best first) with the
-        candidate of the span's kind that :func:`~allennlp_longent.linking.kinds.kind_reach`
+        candidate of the span's kind that :func:`~allennlp_longent.linking.orders.kind_reach`
         finds below the first ``k``, or else the settlement that
-        :func:`~allennlp_longent.linking.kinds.settlement_reach` or the organisation that
-        :func:`~allennlp_longent.linking.kinds.organisation_reach` finds, moved to the ``k``-th
+        :func:`~allennlp_longent.linking.orders.settlement_reach` or the organisation that
+        :func:`~allennlp_longent.linking.orders.organisation_reach` finds, moved to the ``k``-th
         place, for the label rules to see."""
-        from allennlp_longent.linking.kinds import (
-            kind_reach,
-            organisation_reach,
-            settlement_reach,
-        )
+        from allennlp_longent.linking.orders import kind_reach, organisation_reach, settlement_reach
 
         entities = [e for e, _, _ in found]
         for reach in (kind_reach, settlement_reach, organisation_reach):
@@ -692,25 +689,27 @@ class LongentLinker:
 
     def _agree(self, spans: List[Span], ranked: List[List[dict]], k: int) -> List[List[dict]]:
         """Each span's candidates re-grouped among the first ``k`` by ``label_agreement``,
-        ``article_agreement`` and ``name_agreement`` (:mod:`allennlp_longent.linking.kinds`)."""
+        ``article_agreement`` and ``name_agreement`` (:mod:`allennlp_longent.linking.orders`)."""
         from allennlp_longent.linking.kinds import (
-            PERSON_LABELS,
             after_article,
+            kind,
+            modifies_noun,
+            named_with_article,
+            place_name,
+        )
+        from allennlp_longent.linking.names import PERSON_LABELS
+        from allennlp_longent.linking.orders import (
             alias_order,
             article_order,
             definition_order,
             expansion_order,
             gender_order,
             initial_order,
-            kind,
             kind_name_order,
             made_order,
-            modifies_noun,
-            named_with_article,
             noun_order,
             organisation_order,
             person_titled,
-            place_name,
             place_order,
             placeless_order,
             product_order,

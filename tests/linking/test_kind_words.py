@@ -1,7 +1,8 @@
 from allennlp_longent.linking.kind_words import KIND_WORDS, kind_groups, share_kind
-from allennlp_longent.linking.kinds import kind_name_order, kind_named
+from allennlp_longent.linking.kinds import kind_named
 from allennlp_longent.linking.knowledge_base import Entity
 from allennlp_longent.linking.names import unwritten_on_pages
+from allennlp_longent.linking.orders import kind_name_order
 
 
 def test_a_kind_word_shares_its_group_with_the_english_words_and_no_other():

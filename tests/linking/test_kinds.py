@@ -3,24 +3,25 @@
 import spacy
 
 from allennlp_longent.linking.cascade import exact_title
+from allennlp_longent.linking.definitions import PERSON, THING
 from allennlp_longent.linking.kinds import (
-    PERSON,
-    THING,
     after_article,
-    article_order,
     clashes,
     defines,
-    definition_order,
     is_event,
-    is_title,
     kind,
     modifies_noun,
     named_with_article,
+)
+from allennlp_longent.linking.knowledge_base import Entity
+from allennlp_longent.linking.orders import (
+    article_order,
+    definition_order,
+    is_title,
     person_titled,
     place_order,
     type_order,
 )
-from allennlp_longent.linking.knowledge_base import Entity
 
 
 def test_kind_counts_personal_against_impersonal_pronouns():
@@ -214,7 +215,8 @@ def test_a_mention_that_is_one_candidate_s_title_keeps_the_order_whatever_its_la
 
 
 def test_gender_order_reads_a_title_of_address_against_the_pages_pronouns():
-    from allennlp_longent.linking.kinds import gender, gender_order
+    from allennlp_longent.linking.kinds import gender
+    from allennlp_longent.linking.orders import gender_order
 
     pages = {e.id: e for e in (
         Entity("g", "Gideon Rusk", "Gideon Rusk was a shipbuilder. He built his yard."),
@@ -232,7 +234,7 @@ def test_gender_order_reads_a_title_of_address_against_the_pages_pronouns():
 
 
 def test_initial_order_puts_the_titles_writing_the_initial_first():
-    from allennlp_longent.linking.kinds import initial_order
+    from allennlp_longent.linking.orders import initial_order
 
     titles = {"c": "Clara Ambros", "h": "Ambros Hut", "l": "Ludovic Ambros"}
     ranked = [{"id": i} for i in "chl"]
@@ -244,7 +246,7 @@ def test_initial_order_puts_the_titles_writing_the_initial_first():
 
 
 def test_expansion_order_puts_the_one_expansion_first():
-    from allennlp_longent.linking.kinds import expansion_order
+    from allennlp_longent.linking.orders import expansion_order
 
     club, town = Entity("c", "Lomen Boat Club", ""), Entity("t", "Lomen", "")
     ranked = [{"id": i} for i in "tsc"]
@@ -257,7 +259,7 @@ def test_expansion_order_puts_the_one_expansion_first():
 
 
 def test_alias_order_needs_a_name_that_is_no_title():
-    from allennlp_longent.linking.kinds import alias_order
+    from allennlp_longent.linking.orders import alias_order
 
     pages = {"h": Entity("h", "Hohrain", "A village at the top of the line."),
              "r": Entity("r", "Vennet Valley Railway", "It was called the Hohrain Tramway."),
@@ -270,7 +272,7 @@ def test_alias_order_needs_a_name_that_is_no_title():
 
 
 def test_alias_order_does_not_promote_a_candidate_the_label_clashes_with():
-    from allennlp_longent.linking.kinds import alias_order
+    from allennlp_longent.linking.orders import alias_order
 
     pages = {"h": Entity("h", "Ada Pellow Hospital", "A hospital. It is known as the Ada."),
              "a": Entity("a", "Ada Pellow", "Ada Pellow was a clerk. She kept the ledgers.")}
@@ -283,7 +285,7 @@ def test_alias_order_does_not_promote_a_candidate_the_label_clashes_with():
 def test_alias_order_does_not_promote_a_place_for_a_product_event_or_work():
     """A town's former name that is now a brand's: a PRODUCT, EVENT or WORK_OF_ART span is not
     the town or the river that was once called so, a place span still is."""
-    from allennlp_longent.linking.kinds import alias_order
+    from allennlp_longent.linking.orders import alias_order
 
     pages = {"r": Entity("r", "Ron Vellarde Añejo", "Ron Vellarde Añejo is a dark rum."),
              "t": Entity("t", "San Ulpiano", "San Ulpiano is a town on the bay. It was called "
@@ -300,7 +302,7 @@ def test_alias_order_does_not_promote_a_place_for_a_product_event_or_work():
 def test_alias_order_does_not_promote_an_event_or_a_work_for_a_place_span():
     """The converse of the test above: a race or a song known by a river's name is not what a
     LOC span names (round 44)."""
-    from allennlp_longent.linking.kinds import alias_order
+    from allennlp_longent.linking.orders import alias_order
 
     pages = {"c": Entity("c", "Tassik Creek", "Tassik Creek is a creek that drains the hills."),
              "r": Entity("r", "Tassik Trail Race", "The Tassik Trail Race is a sled-dog race "
@@ -315,7 +317,8 @@ def test_a_place_span_prefers_the_place_whose_page_writes_its_name_to_a_thing_ma
     first the settlement (GPE) or natural feature (LOC) whose page writes the name, in its title
     or not; a first candidate that is no known thing, or whose title is the span, stays (round
     44)."""
-    from allennlp_longent.linking.kinds import made_or_body, placeless_order
+    from allennlp_longent.linking.kinds import made_or_body
+    from allennlp_longent.linking.orders import placeless_order
 
     pages = {e.id: e for e in [
         Entity("b", "Carmara Coffee", "Carmara Coffee is a coffee brand launched in 1961."),
@@ -346,7 +349,8 @@ def test_a_place_span_prefers_the_place_whose_page_writes_its_name_to_a_thing_ma
 
 
 def test_a_common_noun_prefers_the_pages_that_define_their_entity_by_it():
-    from allennlp_longent.linking.kinds import common_noun, kind_nouns, noun_order
+    from allennlp_longent.linking.kinds import common_noun, kind_nouns
+    from allennlp_longent.linking.orders import noun_order
 
     pages = {"h": Entity("h", "Qasr Tamit Hotel", "The Qasr Tamit Hotel is a hotel in the old "
                          "fortress's shadow, named after the fortress."),
@@ -368,7 +372,8 @@ def test_a_common_noun_prefers_the_pages_that_define_their_entity_by_it():
 
 
 def test_a_mention_that_is_one_candidates_bare_title_puts_it_first():
-    from allennlp_longent.linking.kinds import spelled_out, title_order
+    from allennlp_longent.linking.names import spelled_out
+    from allennlp_longent.linking.orders import title_order
 
     titles = {"s": "Saint Ida", "c": "St Ida's Church", "e": "Josiah (mill engine)",
               "j": "Josiah Pellow", "p": "Pellow Street", "m": "Ada Pellow (march)",
@@ -390,12 +395,8 @@ def test_a_mention_that_is_one_candidates_bare_title_puts_it_first():
 
 
 def test_a_qualified_title_that_clashes_with_the_label_is_not_the_spans_name():
-    from allennlp_longent.linking.kinds import (
-        alias_order,
-        naming_titles,
-        qualified_against,
-        title_order,
-    )
+    from allennlp_longent.linking.kinds import qualified_against
+    from allennlp_longent.linking.orders import alias_order, naming_titles, title_order
 
     pages = {e.id: e for e in (
         Entity("song", "Long Reuben (song)", "Long Reuben is a folk song about a fen skater."),
@@ -433,7 +434,7 @@ def test_a_failure_or_breach_is_an_event():
 
 
 def test_kind_reach_brings_a_vehicle_of_the_name_from_below_the_first_k():
-    from allennlp_longent.linking.kinds import kind_reach
+    from allennlp_longent.linking.orders import kind_reach
 
     town = Entity("t", "Haverau", "Haverau is a spa town on the lake.")
     club = Entity("c", "Haverau Rowing Club", "A rowing club of the town.")
@@ -524,7 +525,8 @@ def test_person_titled_needs_a_person_whose_title_writes_the_name():
 
 
 def test_organisation_order_puts_the_club_named_after_a_town_first_for_an_org_span():
-    from allennlp_longent.linking.kinds import organisation, organisation_order
+    from allennlp_longent.linking.kinds import organisation
+    from allennlp_longent.linking.orders import organisation_order
 
     pages = {e.id: e for e in [
         Entity("town", "Calderwick", "Calderwick is a port town on the estuary."),
@@ -577,7 +579,7 @@ def test_place_order_reads_a_title_qualified_by_another_kind_as_another_bearer()
 
 
 def test_noun_order_reads_a_compound_that_ends_with_the_noun():
-    from allennlp_longent.linking.kinds import noun_order
+    from allennlp_longent.linking.orders import noun_order
 
     pages = {e.id: e for e in [
         Entity("g", "Halm Glassworks", "Halm Glassworks was a glassworks on the lake."),
@@ -600,7 +602,7 @@ def test_a_ship_s_prefix_or_a_vessel_defines_a_vehicle():
 
 
 def test_named_after_puts_the_vessel_first_for_a_product_span_naming_a_person():
-    from allennlp_longent.linking.kinds import named_after
+    from allennlp_longent.linking.orders import named_after
     entities = {e.id: e for e in (
         Entity("ingrid", "Ingrid Åsland", "Ingrid Åsland is a marine biologist. She founded it."),
         Entity("prize", "Åsland Prize", "Åsland Prize is an annual award."),
@@ -618,7 +620,8 @@ def test_named_after_puts_the_vessel_first_for_a_product_span_naming_a_person():
 
 
 def test_an_organisation_by_its_fields_or_a_yard_and_a_word_clipped_at_its_front():
-    from allennlp_longent.linking.kinds import organisation, organisation_order
+    from allennlp_longent.linking.kinds import organisation
+    from allennlp_longent.linking.orders import organisation_order
 
     pages = {e.id: e for e in [
         Entity("fin", "Quintela Digital", "Quintela Digital S.A. Founded: 2011. Headquarters: "
@@ -651,7 +654,8 @@ def test_a_number_is_part_of_a_title():
 
 
 def test_an_abbreviated_last_word_of_a_firm_is_written_out_for_its_other_name():
-    from allennlp_longent.linking.kinds import alias_order, spelled_out
+    from allennlp_longent.linking.names import spelled_out
+    from allennlp_longent.linking.orders import alias_order
 
     assert spelled_out("Harrowfield Iron Co.") == "Harrowfield Iron Company"
     assert spelled_out("Co.") == "Co."  # a lone word is no name's end
@@ -664,7 +668,7 @@ def test_an_abbreviated_last_word_of_a_firm_is_written_out_for_its_other_name():
 
 
 def test_setting_order_reads_a_loc_span_as_nature_and_a_fac_span_as_built():
-    from allennlp_longent.linking.kinds import setting_order
+    from allennlp_longent.linking.orders import setting_order
 
     pages = {e.id: e for e in [
         Entity("m", "Galdetind", "Mountain, 1,412 m, above the village."),
@@ -688,7 +692,8 @@ def test_a_gpe_span_prefers_what_is_not_built():
     """A country, a city or a region is no building: a GPE span whose first candidate is a church
     or a station puts first the candidates that are not built and whose title writes its name;
     a port or a resort counts as a settlement (round 43)."""
-    from allennlp_longent.linking.kinds import built, setting_order
+    from allennlp_longent.linking.kinds import built
+    from allennlp_longent.linking.orders import setting_order
 
     pages = {e.id: e for e in [
         Entity("c", "Royal Church of Motava", "The Royal Church of Motava is a church in the "
@@ -746,7 +751,7 @@ def test_a_person_span_named_like_a_thing_named_after_a_person():
 
 
 def test_setting_order_reads_a_fac_span_against_a_city():
-    from allennlp_longent.linking.kinds import setting_order
+    from allennlp_longent.linking.orders import setting_order
 
     pages = {e.id: e for e in [
         Entity("c", "São Tarcísio", "São Tarcísio is a city on the river."),
@@ -758,7 +763,7 @@ def test_setting_order_reads_a_fac_span_against_a_city():
 
 
 def test_setting_order_reads_a_loc_span_against_a_town_and_a_river_by_its_kind_nouns():
-    from allennlp_longent.linking.kinds import setting_order
+    from allennlp_longent.linking.orders import setting_order
 
     pages = {e.id: e for e in [
         Entity("t", "Orvel", "Orvel is a district town of 9,000 people on the Orvel."),
@@ -833,7 +838,7 @@ def test_an_event_page_that_never_writes_the_name_is_not_put_first():
 
 
 def test_a_name_ending_in_a_kind_goes_to_the_page_of_that_kind_that_writes_the_name():
-    from allennlp_longent.linking.kinds import kind_name_order
+    from allennlp_longent.linking.orders import kind_name_order
     entities = {e.id: e for e in (
         Entity("hamlet", "Chinnakuppam", "Chinnakuppam is a fishing hamlet with a harbour."),
         Entity("harbour", "Kadalur Fishing Harbour", "The harbour at Chinnakuppam lands fish."),
@@ -865,7 +870,8 @@ def test_kind_named_reads_the_last_word_against_the_page_s_head():
 def test_a_kind_before_of_in_a_name_goes_to_the_page_of_that_kind():
     # round 28: "HOLY MONASTERY OF AGIA THALASSINI" had gone to the saint's spring, whose page
     # writes the monastery, not to the Monastery of Agia Thalassini
-    from allennlp_longent.linking.kinds import kind_before_of, kind_name_order, kind_named
+    from allennlp_longent.linking.kinds import kind_before_of, kind_named
+    from allennlp_longent.linking.orders import kind_name_order
     assert kind_before_of("HOLY MONASTERY OF AGIA THALASSINI") == "monastery"
     assert kind_before_of("mausoleum of Kutlug Khan") == "mausoleum"
     assert kind_before_of("Battle of Tellau") is None  # no kind of place or body
@@ -882,7 +888,7 @@ def test_a_kind_before_of_in_a_name_goes_to_the_page_of_that_kind():
 
 
 def test_a_lower_case_name_does_not_put_a_page_of_the_clashing_kind_first():
-    from allennlp_longent.linking.kinds import noun_order
+    from allennlp_longent.linking.orders import noun_order
     pages = {"s": Entity("s", "Koharu (TV series)", "Koharu is an anime series."),
              "p": Entity("p", "Koharu Takasuga", "Koharu Takasuga is its heroine.")}
     # chat writes the heroine "koharu": the series' title is its kind noun, but the PERSON label
@@ -894,7 +900,7 @@ def test_a_lower_case_name_does_not_put_a_page_of_the_clashing_kind_first():
 
 
 def test_a_place_span_may_add_city_or_summit_to_a_place_s_title():
-    from allennlp_longent.linking.kinds import place_order
+    from allennlp_longent.linking.orders import place_order
     titles = {"s": "Kōsaka Shipbuilding", "c": "Kagamihama", "r": "Galdetind Skisenter",
               "m": "Galdetind"}
     ranked = [{"id": "s"}, {"id": "c"}]
@@ -909,7 +915,8 @@ def test_a_place_span_may_add_city_or_summit_to_a_place_s_title():
 
 
 def test_round_26_a_made_thing_s_qualifier_against_a_hand_set_label():
-    from allennlp_longent.linking.kinds import made_against, made_order, naming_titles
+    from allennlp_longent.linking.kinds import made_against
+    from allennlp_longent.linking.orders import made_order, naming_titles
 
     beer = Entity("B", "Drywan (beer)", "Dark ale, brewed since 2014 and named after the hill.")
     hill = Entity("M", "Moel Drywan", "Moel Drywan is the highest mountain of Dinorfa.")
@@ -930,7 +937,7 @@ def test_round_26_a_made_thing_s_qualifier_against_a_hand_set_label():
 
 
 def test_round_26_a_variant_title_goes_first_when_no_title_is_the_name():
-    from allennlp_longent.linking.kinds import title_order, variant_titles
+    from allennlp_longent.linking.orders import title_order, variant_titles
 
     titles = {"T": "Porthgarreg", "R": "Porthgarreg RFC", "H": "Porthgarreg (hymn tune)",
               "C": "Cwmeurin"}
@@ -945,7 +952,7 @@ def test_round_26_a_variant_title_goes_first_when_no_title_is_the_name():
 
 
 def test_round_27_a_hand_set_label_picks_the_namesake_over_the_name_s_bearer():
-    from allennlp_longent.linking.kinds import name_bearers, naming_titles, title_order
+    from allennlp_longent.linking.orders import name_bearers, naming_titles, title_order
 
     saint = Entity("S", "Santa Iluminada", "Santa Iluminada is a virgin martyr. She is the "
                    "patroness of the city; her relics lie in her shrine.")

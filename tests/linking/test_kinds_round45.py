@@ -4,17 +4,11 @@ name is that song for a WORK_OF_ART span."""
 
 import spacy
 
-from allennlp_longent.linking.kinds import (
-    definition_order,
-    natural,
-    organisation,
-    placeless_order,
-    quoted,
-    settlement_reach,
-)
+from allennlp_longent.linking.kinds import natural, organisation, quoted
 from allennlp_longent.linking.knowledge_base import Entity
 from allennlp_longent.linking.label_conflict import label_conflict
 from allennlp_longent.linking.names import page_aliases
+from allennlp_longent.linking.orders import definition_order, placeless_order, settlement_reach
 from allennlp_longent.linking.spacy_component import LongentLinker
 
 
@@ -101,7 +95,8 @@ def test_a_work_span_prefers_the_ballad_sung_under_the_name_to_its_person():
 
 
 def test_a_product_span_prefers_the_cheese_to_the_mountain_it_is_named_after():
-    from allennlp_longent.linking.kinds import made_thing, product_order
+    from allennlp_longent.linking.kinds import made_thing
+    from allennlp_longent.linking.orders import product_order
 
     pages = _pages(
         Entity("m", "Monte Tzaddu", "Monte Tzaddu is a mountain of the island."),
@@ -121,7 +116,7 @@ def test_a_product_span_prefers_the_cheese_to_the_mountain_it_is_named_after():
 
 
 def test_organisation_reach_finds_the_firm_below_the_street_and_the_family():
-    from allennlp_longent.linking.kinds import organisation_reach
+    from allennlp_longent.linking.orders import organisation_reach
 
     entities = [
         Entity("s", "Pettigrew Street", "Pettigrew Street is the main street of the town."),

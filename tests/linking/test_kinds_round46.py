@@ -9,9 +9,10 @@ from spacy.tokens import Span
 
 from allennlp_longent.linking.candidates.bm25 import variant
 from allennlp_longent.linking.kind_words import share_kind
-from allennlp_longent.linking.kinds import organisation, organisation_order
+from allennlp_longent.linking.kinds import organisation
 from allennlp_longent.linking.knowledge_base import Entity
 from allennlp_longent.linking.names import name_words, unwritten_on_pages
+from allennlp_longent.linking.orders import organisation_order
 from allennlp_longent.linking.passing import named_in_passing, words_before
 from allennlp_longent.linking.spacy_component import LongentLinker
 
