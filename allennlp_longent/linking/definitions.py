@@ -126,9 +126,15 @@ THING_FIELDS = frozenset("""founded established opened headquarters industry cap
     league capital""".split())
 _PHRASE_WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 _PHRASE_TOKEN = re.compile(_PHRASE_WORD.pattern + r"|[,;:()]")
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# abbreviations after which a full stop ends no sentence ("Sundaravadivel & Sons Handlooms Pvt.
+# Ltd. is a silk-weaving firm", "founded by K. Sundaravadivel"; round 47), with an initial
+_ABBREVIATED = """Pvt Ltd Co Inc Corp Bros Messrs Mr Mrs Ms Dr St Ste Mt Ft Jr Sr No Rev Prof Capt
+    Col Gen Lt Hon Fr""".split()
+SENTENCE_END = re.compile(r"(?<=[.!?])" + "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATED)
+                          + r"(?<!\b[A-Z]\.)\s+")
 _QUOTED = re.compile(r"^\s*[\"“][^\"”]*[\"”]\s*:?\s*")  # '"Le Castor": Maxime Thibeault'
 _DATES = re.compile(r"^\(?[\d\s–-]+\)?\.?$")
+_DEFINED_BY_VERB = re.compile(r"^.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+(.*)$")
 _DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the)\s+)(.*)$")
 _TYPE_FIELD = re.compile(r"\btype\s*:\s*([^.;(]+)", re.IGNORECASE)
 # a sentence whose subject is the entity; {title} is filled with the page's escaped title
@@ -148,7 +154,8 @@ _OPENING_KINDS = ((re.compile(r"^\(?born\b|^\(\d{3,4}\s*[–-]\s*\d{3,4}\)"), PE
 def _phrase(text: str) -> Tuple[str, ...]:
     """The words of ``text`` up to the first of ``DEFINITION_STOPS``, lower case; or, at an
     "and"/"or", those words and the noun group that follows up to a stop or a mark, when that
-    group is at most three words, has no determiner and ends in a thing's head (``THING_NOUNS``),
+    group (cut before a participle: "a citrus packing and export company based in"; round 47)
+    is at most three words, has no determiner and ends in a thing's head (``THING_NOUNS``),
     and the words before "and" either end in no known head or the group's head is a settlement
     (``SETTLEMENT_HEADS``): "a sherry and brandy house", "a jam and fruit-preserving firm", "a
     temple and handloom-weaving town" (house, firm, town; round 44), where "a poet and novelist",
@@ -158,7 +165,8 @@ def _phrase(text: str) -> Tuple[str, ...]:
     for at, word in enumerate(tokens):
         if word in _CONJUNCTIONS and words:
             rest = list(itertools.takewhile(
-                lambda w: w not in _GROUP_STOPS and _PHRASE_WORD.fullmatch(w), tokens[at + 1:]))
+                lambda w: w not in _GROUP_STOPS and _PHRASE_WORD.fullmatch(w)
+                and not _participle(w), tokens[at + 1:]))
             if (0 < len(rest) <= 3 and not _DETERMINERS & set(rest) and rest[-1] in THING_NOUNS
                     and (words[-1] not in _KNOWN_HEADS or rest[-1] in SETTLEMENT_HEADS)):
                 return tuple(words + rest)
@@ -223,10 +231,16 @@ def defining_words(entity: "Entity") -> Tuple[str, ...]:
     title = bare_title(entity.title)
     first = _opening(sentences, title)
     if first is not None:
-        cut = re.split(r"[,;:()]", first, maxsplit=1)[0] if first.lower().startswith(
-            ("a ", "an ", "the ")) else first
+        article = first.lower().startswith(("a ", "an ", "the "))
+        cut = re.split(r"[,;:()]", first, maxsplit=1)[0] if article else first
         match = _DEFINES.match(cut.lower())
-        if match and (words := _phrase(match.group(1))):
+        words = _phrase(match.group(1)) if match else ()
+        if article and words and words[-1] not in _KNOWN_HEADS:
+            # a name cut at its bracket, "The Società Marmifera Tognoni (SMT) was a marble
+            # quarrying firm", is no definition: the verb's phrase is (round 47)
+            verb = _DEFINED_BY_VERB.match(first.lower())
+            words = (_phrase(verb.group(1)) if verb else ()) or words
+        if words:
             return words
     field = _TYPE_FIELD.search(entity.description)
     if field:

@@ -14,7 +14,9 @@ spans: the German "Kapelle" (a chapel, and a brass band: "Musikkapelle"), the Th
 hill, and news: a newspaper's name) and the English "town" and "city" ("Holmsey Town" is a
 football club). Round 46 added a fair and its days to the festivals ("Pafnutiev Days" for a
 page that defines a fair, the Russian "yarmarka"), and the Russian words for a monastery and
-a spring, prompted by dev102.
+a spring, prompted by dev102. Round 47 added farms, a railway halt and bands (the Spanish
+"Finca", "Apeadero" and the French "Musique" made pages that write "a tobacco farm", "a halt"
+and "a brass band" NIL in dev86 and dev100).
 
 A word of a mention and a word of a page *share a kind* (:func:`share_kind`) when they fall in
 one group: spelled as listed (an English word also with a plural "s"), or, for a word of another
@@ -50,8 +52,8 @@ _GROUPS: Tuple[str, ...] = (
     # trade and work
     """market bazaar | bazar souk pasar sijang talat mercado marché mercato markt rynek piac
     tržnica çarşı pazar soko""",
-    """station | stazione estación estação gare bahnhof asema stasjon stacja stanice állomás
-    vokzal stantsiya istasyon stesen stasiun""",
+    """station halt | stazione estación estação gare bahnhof asema stasjon stacja stanice állomás
+    vokzal stantsiya istasyon stesen stasiun apeadero""",
     """mine colliery quarry | kopalnia bergwerk zeche grube mijn gruva kaivos bánya shakhta
     maden lombong tambang miniera""",
     """factory | fábrica fabrika fabrik fabriek fabbrica usine zavod kombinat tehdas gyár
@@ -97,6 +99,7 @@ _GROUPS: Tuple[str, ...] = (
     """choir chorus | coro coral chœur koor kuoro kórus koro""",
     """orchestra | orquesta orquestra orchestre orchester orkest orkester orkesteri orkiestra
     orkestr orkestra zenekar banda""",
+    """band | banda fanfare harmonie musique musikverein blaskapelle""",
     # built places
     """street road avenue lane boulevard | calle carrer rua strasse straße strada corso ulica
     ulitsa utca gatan gata gade katu jalan thanon kalea sokak caddesi cadde odos prospekt lebuh
@@ -110,6 +113,8 @@ _GROUPS: Tuple[str, ...] = (
     rumah konak maison haus huis talo etxea""",
     """tower | torre turm toren torni wieża bashnya kulesi menara minar""",
     """gate | puerta poort kapısı darwaza darwaja darvaza darvoza brama vorota""",
+    """farm estate ranch plantation | finca hacienda estancia fazenda granja ferme masseria
+    cascina bauernhof boerderij hoeve maatila farma khutor çiftlik ladang""",
     """garden park | jardín jardim giardino garten tuin trädgård puutarha ogród bahçe bagh
     bagicha taman kebun parque parco puisto gongwon kōen""",
     """cemetery graveyard | cementerio cemitério cimetière cimitero friedhof begraafplaats

@@ -189,10 +189,16 @@ def kind(entity: "Entity") -> Optional[str]:
     """``person``, ``thing`` or None (module docstring); an event, a work or a vehicle
     (:func:`defines`) is a thing, whatever its pronouns (a battle's page narrates what its leaders
     did, a play's its hero's life, and a ship's calls her "she"); so is a page without a head or
-    fields whose title opens with a kind (``KIND_FIRST_WORDS``: "Instituto Jacira Moura")."""
+    fields whose title opens with a kind (``KIND_FIRST_WORDS``: "Instituto Jacira Moura"). A
+    head that names a trade's firm as often as its man (``TRADE_AGENTS``: "a shipbuilder based
+    in Kagamihama") is a thing's when the page's fields or first words are a thing's
+    (:func:`~allennlp_longent.linking.definitions.field_kind`: "Founded: 1912"; round 47)."""
     if any(defines(entity, nouns) for nouns in DEFINED_KINDS.values()):
         return THING
-    said = head_kind(entity) or field_kind(entity)
+    said = head_kind(entity)
+    if said == PERSON and defining_head(entity) in TRADE_AGENTS:
+        said = field_kind(entity) or said
+    said = said or field_kind(entity)
     if said is not None:
         return said
     if next(iter(plain_title_words(entity.title)), None) in KIND_FIRST_WORDS:
@@ -202,6 +208,10 @@ def kind(entity: "Entity") -> Optional[str]:
                for match in [_WORD.search(sentence)] if match]
     return (_by_pronouns(openers) or _by_pronouns(_WORD.findall(text))
             or (THING if _title_ends_in_kind(entity.title) else None))
+
+
+# the person nouns that also name a firm of that trade ("Kōsaka Shipbuilding Co. is a shipbuilder")
+TRADE_AGENTS = frozenset("merchant trader banker brewer shipbuilder broadcaster".split())
 
 
 # the kind words that end titles but are also family names ("Emma Hall", "Peter Brook")

@@ -144,6 +144,12 @@ _ROUND_44_TITLES = """meester moeder zuster broeder nonkel tante opa oma pastoor
 # and, from general usage (round 46), prompted by dev101 to dev105: "comrade" and its Russian,
 # the German "Hochwürden" (a priest), and the dialect forms of "old" ("Owd Sam", "Auld Rab")
 _ROUND_46_TITLES = "comrade tovarishch hochwürden owd auld"
+# and, from general usage (round 47), prompted by dev97, dev104 and dev109 where they made persons
+# NIL: the Sardinian "tziu" and "tzia" (uncle, aunt), the Maltese "ziju", "zija" and "surmast" (a
+# schoolmaster), the Cape Verdean Creole "nhô" (Mr) and "grandmaster"; not its "nha" (Mrs), which
+# folds to the Vietnamese "nhà" (a house: "Nhà nghỉ Bảy Hòa" is a guesthouse), nor the Maltese
+# "Sur" (Mr), also a place's name; "granny" fixed one span and broke one (another granny, NIL)
+_ROUND_47_TITLES = "tziu tzia ziju zija surmast nhô grandmaster"
 # "Saint" in other languages, for a page that writes "Saint" ("Sankt Hiltgund", "Sint Orsella",
 # "Agia Melina", "Szent Bórta", "Heilige Hiltgund"), with the abbreviations and inflected forms
 # (Greek, Polish); not the Romance "Santa", "Santo", "São", "Sainte" and their abbreviations,
@@ -167,7 +173,7 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     senhor senhora senor senora signor signora dona haji hajji sayyid thiru thirumathi tmt smt
     shri shrimati sri kumari selvi pandit ustad""".split()) | frozenset(
     fold(w) for w in f"{_OTHER_LANGUAGES_TITLES} {_MORE_LANGUAGES_TITLES} {_SAINT_WORDS} "
-         f"{_ROUND_32_TITLES} {_ROUND_44_TITLES} {_ROUND_46_TITLES}".split())
+         f"{_ROUND_32_TITLES} {_ROUND_44_TITLES} {_ROUND_46_TITLES} {_ROUND_47_TITLES}".split())
 # the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
 # Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
 CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())

@@ -69,6 +69,7 @@ its order. A person span followed by a lower-case noun ("the Vane fight", "the M
 :func:`kinds.modifies_noun`) is that noun's modifier, the article is the noun's, and the rule leaves
 it alone when a person among the first ``k`` has a title that writes the name
 (:func:`person_titled`). """
+import re
 from typing import TYPE_CHECKING, AbstractSet, Callable, FrozenSet, List, Optional, Sequence
 
 from allennlp_longent.linking.candidates.bm25 import (
@@ -430,12 +431,15 @@ def organisation_reach(label: str, mention: str, entities: Sequence["Entity"], k
     (:func:`kinds.organisation`) whose bare title writes every word of the mention: the position,
     from ``k`` to ``depth``, of the first that is; None otherwise ("Pettigrove's" labelled ORG: the
     firm Pettigrove & Sons, below the street, the founder and his son; round 45). The component
-    moves it into the first ``k`` for :func:`organisation_order`."""
-    words = _org_words(mention)
-    if label != "ORG" or not words:
+    moves it into the first ``k`` for :func:`organisation_order`; none when the first candidate's
+    title writes the name (:func:`_firm_titled`). Titles are read as
+    :func:`_named_organisations` reads them: the mention's every word first, its family name
+    alone only when no organisation down to ``depth`` writes them all."""
+    if label != "ORG" or not _org_words(mention) or entities and _firm_titled(mention, entities[0]):
         return None
-
-    return _first_below(entities, k, depth, lambda e: _organisation_named(words, e))
+    named = set(e.id for e, f in zip(entities, _named_organisations(mention, entities[:depth]))
+                if f)
+    return _first_below(entities, k, depth, lambda e: e.id in named)
 
 
 def _unbuilt_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
@@ -482,28 +486,87 @@ def organisation_order(mention: str, label: str, ranked: List[dict],
                        entity_of: Callable[[str], "Entity"], k: int,
                        capitals: bool = False) -> List[dict]:
     """For an ORG span whose first candidate is no organisation (:func:`kinds.organisation`): the
-    organisations among the first ``k`` whose bare title writes every word and number of the
-    mention, or a word it clips at its front ("Yarema's yard": Yarema Shipyard; "Yarema 470" is
-    the boat), go first, marked ``organisation_title``; a family firm's words (``FIRM_WORDS``)
-    and initials need not be written ("E. Quarrier & Son" is the Quarrier Distilling Company).
-    A town's name labelled ORG names its club or its firm ("Calderwick beat Harrowfield":
-    Calderwick RFC), as a place span prefers a place (:func:`place_order`). A name in capitals
-    is left alone unless ``capitals`` (labels set by hand, round 46: "VALLANCE" on a stamp is
-    the firm): datelines and headings write places so, and en_core_web_sm labels them ORG."""
-    if label != "ORG" or not ranked or mention.isupper() and not capitals:
+    organisations among the first ``k`` whose bare title writes the mention
+    (:func:`_named_organisations`) go first, marked ``organisation_title``, unless the first
+    candidate's title writes a name of two words or more (:func:`_firm_titled`). A town's name
+    labelled ORG names its club or its firm ("Calderwick beat Harrowfield": Calderwick RFC), as a
+    place span prefers a place (:func:`place_order`). A name in capitals is left alone unless
+    ``capitals`` (labels set by hand, round 46: "VALLANCE" on a stamp is the firm), and then too
+    when one of the first ``k`` writes it in capitals in its title, an acronym ("KWK": the mine
+    KWK Kłobuszyce, not its brass band; round 47): datelines and headings write places so, and
+    en_core_web_sm labels them ORG."""
+    if label != "ORG" or not ranked or not _org_words(mention):
         return ranked
-    words = _org_words(mention)
-    if not words or organisation(entity_of(ranked[0]["id"])):
+    if mention.isupper() and (not capitals or _acronym(mention, ranked, entity_of, k)):
         return ranked
-    entities = [entity_of(c["id"]) for c in ranked[:k]]
-    flags = [_organisation_named(words, e) for e in entities]
+    first = entity_of(ranked[0]["id"])
+    if organisation(first) or _firm_titled(mention, first):
+        return ranked
+    flags = _named_organisations(mention, [entity_of(c["id"]) for c in ranked[:k]])
     return _regroup(ranked, k, flags, "organisation_title", first=True)
 
 
-def _organisation_named(words: AbstractSet[str], entity: "Entity") -> bool:
-    """``entity`` is an organisation (:func:`kinds.organisation`) whose bare title writes ``words``
-    (:func:`_org_words` of an ORG span; :func:`_writes_words`)."""
-    return organisation(entity) and _writes_words(words, frozenset(plain_title_words(entity.title)))
+def _firm_titled(mention: str, entity: "Entity") -> bool:
+    """The mention has two words or more (:func:`_every_word`) and ``entity``'s bare title writes
+    each: the first candidate is named, whatever its page says it is ("Sarmentão & Filhos" is
+    Sarmentão & Filhos Exportadora Ltda., whose page opens "Founded by ..." and defines no
+    organisation; not the football club; round 47)."""
+    words = _every_word(mention)
+    title = frozenset(plain_title_words(entity.title))
+    return len(words) > 1 and all(w in title or clips(w, title) for w in words)
+
+
+def _every_word(mention: str) -> FrozenSet[str]:
+    """The words and numbers of an ORG span but the letters of a sports club and a possessive's
+    "s"."""
+    return frozenset(plain_words(mention)) - CLUB_DESIGNATORS - {"s"}
+
+
+def _acronym(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
+             k: int) -> bool:
+    """A word of two or more capitals of ``mention`` is written so in the title of one of the
+    first ``k``: the capitals spell the name, not a heading's type."""
+    caps = _capital_words(mention)
+    return any(caps & _capital_words(entity_of(c["id"]).title) for c in ranked[:k])
+
+
+def _capital_words(text: str) -> FrozenSet[str]:
+    return frozenset(w for w in re.findall(r"\w+", text) if len(w) > 1 and w.isupper())
+
+
+def _named_organisations(mention: str, entities: Sequence["Entity"]) -> List[bool]:
+    """Per entity: an organisation whose bare title writes the ORG span ``mention``, read in
+    steps, each only when no entity passes the one before (round 47: round 46 read the last
+    alone, and it sent "Dimarzo & Figli" to the school named after the firm's founder):
+
+    1. every word and number of the mention (the letters of a sports club and a possessive's "s"
+       aside), each written or clipped at its front ("Yarema's yard": Yarema Shipyard; "Yarema
+       470" is the boat; "Karayelioglu A.S.": Karayelioğlu Fındık A.Ş.);
+    2. those but its initials ("A. Wibholm & Søn": Wibholm & Søn);
+    3. its words but a family firm's (``FIRM_WORDS``) and initials, each also with a plural "s"
+       (:func:`_writes_words`: "E. Quarrier & Son" is the Quarrier Distilling Company, "the
+       Scarisbrooks" a firm; round 46). When several pass: those whose page writes every word of
+       the mention, if not all of them do ("DIMARZO & SONS": the firm that "trades as Dimarzo &
+       Sons"), else those whose title has a firm's word ("Sundaravadivels": Sundaravadivel &
+       Sons, not the kabaddi club)."""
+    titles = [frozenset(plain_title_words(e.title)) if organisation(e) else None
+              for e in entities]
+    every = _every_word(mention)
+    for words in (every, frozenset(w for w in every if len(w) > 1 or w.isdigit())):
+        flags = [t is not None and bool(words) and all(w in t or clips(w, t) for w in words)
+                 for t in titles]
+        if any(flags):
+            return flags
+    loose = _org_words(mention)
+    flags = [t is not None and _writes_words(loose, t) for t in titles]
+    if sum(flags) < 2:
+        return flags
+    unwritten = iter(unwritten_on_pages(mention, [e for e, f in zip(entities, flags) if f]))
+    written = [f and not next(unwritten) for f in flags]
+    if any(written) and written != flags:
+        return written
+    firms = [f and bool(t & FIRM_WORDS) for f, t in zip(flags, titles)]
+    return firms if any(firms) else flags
 
 
 def _writes_words(words: AbstractSet[str], title: FrozenSet[str]) -> bool:
@@ -518,13 +581,16 @@ def initial_order(mention: str, ranked: List[dict], title_of: Callable[[str], st
                   k: int) -> List[dict]:
     """For a mention with initials (:func:`~allennlp_longent.linking.names.initial_pairs`): the
     candidates among the first ``k`` whose bare title writes every one of them go first, marked
-    ``initial_title``; unchanged when none or all of them do."""
+    ``initial_title``, but not one whose kind the span's label excludes (marked ``label_clash`` by
+    :func:`type_order`: "E. Quarrier & Son" labelled ORG is the firm, not Elias Quarrier; round
+    47); unchanged when none or all of them do."""
     pairs = initial_pairs(mention)
     if not pairs:
         return ranked
     titles = [bare_title(title_of(c["id"])) for c in ranked[:k]]
-    return _regroup(ranked, k, [all(writes_initial(t, p) for p in pairs) for t in titles],
-                    "initial_title", first=True)
+    flags = [all(writes_initial(t, p) for p in pairs) and not c.get("label_clash")
+             for t, c in zip(titles, ranked)]
+    return _regroup(ranked, k, flags, "initial_title", first=True)
 
 
 def alias_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
