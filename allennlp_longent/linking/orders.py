@@ -432,7 +432,7 @@ def organisation_reach(label: str, mention: str, entities: Sequence["Entity"], k
     from ``k`` to ``depth``, of the first that is; None otherwise ("Pettigrove's" labelled ORG: the
     firm Pettigrove & Sons, below the street, the founder and his son; round 45). The component
     moves it into the first ``k`` for :func:`organisation_order`; none when the first candidate's
-    title writes the name (:func:`_firm_titled`). Titles are read as
+    title writes a family firm's name (:func:`_firm_titled`). Titles are read as
     :func:`_named_organisations` reads them: the mention's every word first, its family name
     alone only when no organisation down to ``depth`` writes them all."""
     if label != "ORG" or not _org_words(mention) or entities and _firm_titled(mention, entities[0]):
@@ -488,7 +488,7 @@ def organisation_order(mention: str, label: str, ranked: List[dict],
     """For an ORG span whose first candidate is no organisation (:func:`kinds.organisation`): the
     organisations among the first ``k`` whose bare title writes the mention
     (:func:`_named_organisations`) go first, marked ``organisation_title``, unless the first
-    candidate's title writes a name of two words or more (:func:`_firm_titled`). A town's name
+    candidate's title writes a family firm's name (:func:`_firm_titled`). A town's name
     labelled ORG names its club or its firm ("Calderwick beat Harrowfield": Calderwick RFC), as a
     place span prefers a place (:func:`place_order`). A name in capitals is left alone unless
     ``capitals`` (labels set by hand, round 46: "VALLANCE" on a stamp is the firm), and then too
@@ -507,13 +507,15 @@ def organisation_order(mention: str, label: str, ranked: List[dict],
 
 
 def _firm_titled(mention: str, entity: "Entity") -> bool:
-    """The mention has two words or more (:func:`_every_word`) and ``entity``'s bare title writes
-    each: the first candidate is named, whatever its page says it is ("Sarmentão & Filhos" is
-    Sarmentão & Filhos Exportadora Ltda., whose page opens "Founded by ..." and defines no
-    organisation; not the football club; round 47)."""
+    """The mention writes a family firm's word (``FIRM_WORDS``) and ``entity``'s bare title
+    writes each of its words: the first candidate is the firm, whatever its page says it is
+    ("Sarmentão & Filhos" is Sarmentão & Filhos Exportadora Ltda., whose page opens "Founded by
+    ..." and defines no organisation; not the football club; round 47). Without a firm's word a
+    title that writes the name is no such evidence: "Port Lorne" labelled ORG is the cricket club,
+    not the town."""
     words = _every_word(mention)
     title = frozenset(plain_title_words(entity.title))
-    return len(words) > 1 and all(w in title or clips(w, title) for w in words)
+    return bool(words & FIRM_WORDS) and all(w in title or clips(w, title) for w in words)
 
 
 def _every_word(mention: str) -> FrozenSet[str]:

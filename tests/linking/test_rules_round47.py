@@ -108,18 +108,20 @@ def test_a_full_stop_after_an_abbreviation_or_an_initial_ends_no_sentence():
     assert defining_head(Entity("o", "Orvel & Sons", text)) == "firm"
 
 
-def test_a_first_candidate_whose_title_writes_a_name_of_two_words_keeps_its_place():
+def test_a_first_candidate_whose_title_writes_a_family_firms_name_keeps_its_place():
     unread = Entity("u", "Verbeni & Figli Esportazioni S.p.A.", "Founded by Orsola Verbeni in "
                                                                 "1903, it ships lemons.")
     pages = {"u": unread, "c": CLUB}
     ranked = [{"id": "u"}, {"id": "c"}]
     assert organisation_order("Verbeni & Figli", "ORG", ranked, pages.get, 2)[0]["id"] == "u"
     assert organisation_reach("ORG", "Verbeni & Figli", [unread, FOUNDER, CLUB], 2) is None
-    # a name of one word is no such evidence: the town's name labelled ORG names its club
-    town = Entity("t", "Verbeni", "Verbeni is a town on the coast.")
-    pages = {"t": town, "c": CLUB}
-    ranked = [{"id": "t"}, {"id": "c"}]
-    assert organisation_order("Verbeni", "ORG", ranked, pages.get, 2)[0]["id"] == "c"
+    # without a firm's word a title that writes the name is no such evidence: a town's name
+    # labelled ORG names its club
+    town = Entity("t", "Port Verbeni", "Port Verbeni is a town on the coast.")
+    club = Entity("k", "Port Verbeni Cricket Club", "Port Verbeni Cricket Club is a club.")
+    pages = {"t": town, "k": club}
+    ranked = [{"id": "t"}, {"id": "k"}]
+    assert organisation_order("Port Verbeni", "ORG", ranked, pages.get, 2)[0]["id"] == "k"
 
 
 def test_a_trade_that_names_a_firm_as_often_as_a_man_is_read_by_the_page_fields():
