@@ -104,6 +104,8 @@ THING_NOUNS = frozenset("""company firm corporation business bank brewery distil
     prize trophy medal resort range landing band group orchestra choir terminal avenue boulevard
     mall bazaar tomb mausoleum rink beach biography memoir anthology poetry documentary""".split())
 _KNOWN_HEADS = PERSON_NOUNS | THING_NOUNS
+# the person nouns that also name a firm of that trade ("Kōsaka Shipbuilding Co. is a shipbuilder")
+TRADE_AGENTS = frozenset("merchant trader banker brewer shipbuilder broadcaster".split())
 _CONJUNCTIONS = frozenset({"and", "or"})
 # words that open a second noun phrase after "and", not a second modifier of the same head
 _DETERMINERS = frozenset("the a an his her its their one some later now also".split())
@@ -134,8 +136,9 @@ SENTENCE_END = re.compile(r"(?<=[.!?])" + "".join(rf"(?<!\b{a}\.)" for a in _ABB
                           + r"(?<!\b[A-Z]\.)\s+")
 _QUOTED = re.compile(r"^\s*[\"“][^\"”]*[\"”]\s*:?\s*")  # '"Le Castor": Maxime Thibeault'
 _DATES = re.compile(r"^\(?[\d\s–-]+\)?\.?$")
-_DEFINED_BY_VERB = re.compile(r"^.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+(.*)$")
-_DEFINES = re.compile(r"^(?:.*?\b(?:is|was|are|were)\s+(?:an?|the)\s+|(?:an?|the)\s+)(.*)$")
+_BY_VERB = r".*?\b(?:is|was|are|were)\s+(?:an?|the)\s+"  # "... was a marble quarrying firm"
+_DEFINES = re.compile(rf"^(?:{_BY_VERB}|(?:an?|the)\s+)(.*)$")
+_DEFINED_BY_VERB = re.compile(rf"^{_BY_VERB}(.*)$")
 _TYPE_FIELD = re.compile(r"\btype\s*:\s*([^.;(]+)", re.IGNORECASE)
 # a sentence whose subject is the entity; {title} is filled with the page's escaped title
 _SUBJECT = (r"(?:^|[,;]\s+)(?:it|he|she|this|(?:the\s+)?{title})\s+(?:is|was)\s+(?:an?|the)\s+"
@@ -334,15 +337,17 @@ def head_kind(entity: "Entity") -> Optional[str]:
     ``THING_NOUNS``), else by the last word of the title's bracketed qualifier ("Quintela
     (app)"); None for other words or none. A head that the phrase says was written, drawn or
     woven (``_MADE_PARTICIPLES``) is a thing's, whatever the word ("a son written by": a song;
-    round 44)."""
+    round 44). A defining head that names a trade's firm as often as its man (``TRADE_AGENTS``:
+    "a shipbuilder based in Kagamihama") gives the page's :func:`field_kind` when it has one
+    ("Founded: 1912"; round 47)."""
     if _MADE_PARTICIPLES & set(defining_words(entity)):
         return THING
     qualifier = re.search(r"\(([^)]*)\)", entity.title)
     qualified = list(_phrase(qualifier.group(1))[-1:]) if qualifier else []
     heads = [defining_head(entity)] + qualified
-    for head in heads:
+    for i, head in enumerate(heads):
         if head in PERSON_NOUNS:
-            return PERSON
+            return field_kind(entity) or PERSON if i == 0 and head in TRADE_AGENTS else PERSON
         if head in THING_NOUNS:
             return THING
     if any(head and len(head) > 5 and head.endswith(PERSON_SUFFIXES) for head in heads):

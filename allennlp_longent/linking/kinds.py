@@ -62,25 +62,13 @@ if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
 
 PERSONAL = frozenset("he she his her hers him himself herself".split())
-
-
 MASCULINE = frozenset("he his him himself".split())
-
-
 FEMININE = frozenset("she her hers herself".split())
-
-
 IMPERSONAL = frozenset("it its itself".split())
-
-
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
-
-
 # spans that never name a person (a ship's page may call it "she", but its definition says ship:
 # VEHICLE_NOUNS)
 NOT_PERSON_LABELS = PLACE_LABELS | {"ORG", "EVENT", "WORK_OF_ART", "LAW", "PRODUCT"}
-
-
 # nouns that define an event; words that also name a thing or a place ("fair", "fire", "cup",
 # "derby") are left out
 EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutiny massacre raid
@@ -91,44 +79,26 @@ EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutin
     blizzard drought derailment bombing assassination coup protest rally boycott hartal bandh
     scam trial fiesta feast parade gala jubilee celebration commemoration exhibition conference
     congress convention wedding funeral coronation referendum tragedy crash sinking""".split())
-
-
 # nouns that define a work of art
 WORK_NOUNS = frozenset("""song ballad hymn anthem march waltz opera operetta symphony concerto
     play musical novel novella poem story book film painting portrait album""".split())
-
-
 # nouns that define a vessel or a vehicle, which pages may call "she"
 VEHICLE_NOUNS = frozenset("""ship liner schooner steamer steamship boat ferry lifeboat yacht
     barge tug trawler clipper locomotive engine aircraft airliner aeroplane airplane airship tram
     lorry vessel car motorboat submarine frigate cruiser warship battleship dhow sloop brig ketch
     catamaran hovercraft helicopter spacecraft tanker freighter dinghy canoe""".split())
-
-
 # the prefixes of ships' names ("RV Ingrid Åsland", "MF Heimøy", "HMS Tarvey"), folded
 SHIP_PREFIXES = frozenset("rv mv ms ss hms uss mf rms ps fv mt mts sv ins hmas hmcs".split())
-
-
 # storms named as "Typhoon Velma", "Hurricane Hazel", "Cyclone Tracy"
 STORM_PREFIXES = frozenset("typhoon hurricane cyclone".split())
-
-
 # the kinds a page's definition gives, by the label of the spans that name them
 DEFINED_KINDS = {"EVENT": EVENT_NOUNS, "WORK_OF_ART": WORK_NOUNS, "PRODUCT": VEHICLE_NOUNS}
-
-
 # spans that name no event, no work and, but a PRODUCT span, no vehicle (an ORG span may name
 # any: NER often calls a strike, a play or a ship so)
 NEITHER_LABELS = PERSON_LABELS | PLACE_LABELS | {"PRODUCT"}
-
-
 ARTICLES = frozenset({"the"})
-
-
 # "of" in the titles "Battle of Tellau", "Festival de Cinema do Anil", "Ponte da Guarita"
 OF_WORDS = frozenset("of de do da dos das du des di del della".split())
-
-
 # words for a kind of place that prose leaves out of a place's name ("the Oast", "Kessen"), and
 # the divisions of a country ("Okeodo" for Òkèodò State; round 22)
 PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pond sea ocean bay
@@ -137,11 +107,7 @@ PLACE_NOUNS = frozenset("""river stream brook creek beck burn lake loch mere pon
     peak valley vale dale glen gorge canyon pass forest wood woods moor moors heath marsh fen
     plain plains desert falls waterfall rio lago lagoa monte serra sierra isla ilha
     state province county region district municipality prefecture territory""".split())
-
-
 PLACE_SPAN_LABELS = frozenset({"GPE", "LOC"})
-
-
 # the first words of titles that name a kind before the name, in English and the Romance
 # languages (folded): "Instituto Jacira Moura", "Estádio Raimundo Feitosa", "Fort Carrow"
 KIND_FIRST_WORDS = frozenset("""instituto institut istituto universidade universidad
@@ -152,15 +118,9 @@ KIND_FIRST_WORDS = frozenset("""instituto institut istituto universidade univers
     praia playa praca plaza piazza rua calle avenida estacao estacion gare aeroporto aeropuerto
     aeroport clube sporting esporte partido partito parti movimento movimiento university bank
     fort lake mount hotel museum church college school""".split())
-
-
 _WORD = re.compile(r"[a-z]+")
-
-
 _IT_SAYS = re.compile(r"\bit (?:is|was|has|had|became|becomes|serves|served|houses|housed|"
                       r"holds|held|remains|stands|stood)\b")
-
-
 _NAME_WORD = re.compile(r"[a-z]+|\d+")  # "Yarema 470" is not the name "Yarema"
 
 
@@ -189,16 +149,10 @@ def kind(entity: "Entity") -> Optional[str]:
     """``person``, ``thing`` or None (module docstring); an event, a work or a vehicle
     (:func:`defines`) is a thing, whatever its pronouns (a battle's page narrates what its leaders
     did, a play's its hero's life, and a ship's calls her "she"); so is a page without a head or
-    fields whose title opens with a kind (``KIND_FIRST_WORDS``: "Instituto Jacira Moura"). A
-    head that names a trade's firm as often as its man (``TRADE_AGENTS``: "a shipbuilder based
-    in Kagamihama") is a thing's when the page's fields or first words are a thing's
-    (:func:`~allennlp_longent.linking.definitions.field_kind`: "Founded: 1912"; round 47)."""
+    fields whose title opens with a kind (``KIND_FIRST_WORDS``: "Instituto Jacira Moura")."""
     if any(defines(entity, nouns) for nouns in DEFINED_KINDS.values()):
         return THING
-    said = head_kind(entity)
-    if said == PERSON and defining_head(entity) in TRADE_AGENTS:
-        said = field_kind(entity) or said
-    said = said or field_kind(entity)
+    said = head_kind(entity) or field_kind(entity)
     if said is not None:
         return said
     if next(iter(plain_title_words(entity.title)), None) in KIND_FIRST_WORDS:
@@ -208,10 +162,6 @@ def kind(entity: "Entity") -> Optional[str]:
                for match in [_WORD.search(sentence)] if match]
     return (_by_pronouns(openers) or _by_pronouns(_WORD.findall(text))
             or (THING if _title_ends_in_kind(entity.title) else None))
-
-
-# the person nouns that also name a firm of that trade ("Kōsaka Shipbuilding Co. is a shipbuilder")
-TRADE_AGENTS = frozenset("merchant trader banker brewer shipbuilder broadcaster".split())
 
 
 # the kind words that end titles but are also family names ("Emma Hall", "Peter Brook")
@@ -276,8 +226,6 @@ def defined_clash(label: str, kind_label: str) -> bool:
 MADE_QUALIFIERS = VEHICLE_NOUNS | WORK_NOUNS | frozenset("""beer ale lager stout cider wine sake
     whisky whiskey gin rum vodka brandy liqueur spirit tea coffee cheese dish app software game
     tv series programme program show episode single tune sculpture statue""".split())
-
-
 # the labels of spans that never name a made thing
 UNMADE_LABELS = PERSON_LABELS | PLACE_LABELS | frozenset({"ORG", "NORP", "EVENT"})
 
@@ -317,31 +265,19 @@ NATURAL_NOUNS = frozenset("""river stream brook creek lake loch mere pond sea oc
     beach mountain mount peak summit hill hills range ridge fell valley vale dale glen gorge
     canyon pass forest wood woods moor moors moorland heath marsh fen plain desert falls
     waterfall volcano glacier spring""".split())
-
-
 FACILITY_NOUNS = frozenset("""resort stadium arena bridge airport airfield station terminal
     hotel inn hall church chapel cathedral minster temple shrine mosque museum library theatre
     cinema hospital sanatorium school tower castle fortress fort lighthouse quay pier wharf dock
     canal railway tramway road street square park garden market mill factory plant works farm
     dam reservoir tunnel prison barracks palace well harbour harbor port marina yard monastery
     abbey convent priory mausoleum tomb cemetery graveyard""".split())
-
-
 SETTING_NOUNS = {"LOC": NATURAL_NOUNS, "FAC": FACILITY_NOUNS}
-
-
 # heads that define a settlement or a part of one, which a FAC span does not name either
 SETTLEMENT_NOUNS = frozenset("""city town village hamlet suburb quarter district neighbourhood
     neighborhood borough parish municipality""".split())
-
-
 _SETTINGS = NATURAL_NOUNS | FACILITY_NOUNS | SETTLEMENT_NOUNS
-
-
 # the built places that are no settlement: a port, a harbour or a resort is often the town itself
 BUILT_NOUNS = FACILITY_NOUNS - frozenset("resort port harbour harbor marina".split())
-
-
 LAND_NOUNS = NATURAL_NOUNS | SETTLEMENT_NOUNS
 
 
@@ -484,8 +420,6 @@ def numbers_written(mention: str, entity: "Entity") -> bool:
 
 
 _EDITION_YEAR = re.compile(r"(\S+)\s(?:1[0-9]|20)[0-9]{2}$")
-
-
 # a year after these names a one-off event by its year ("the Guarita case of 2020" is not the
 # affair of 2019), not an edition
 _YEAR_PREPOSITIONS = frozenset("of in from since de del du von van".split())
@@ -565,20 +499,12 @@ ORGANISATION_NOUNS = frozenset("""company firm corporation business bank brewery
     institution charity trust university college academy newspaper broadcaster network publisher
     cooperative co-operative operator airline school hospital council board agency ministry
     department authority commission committee band orchestra choir regiment brigade""".split())
-
-
 # the last words that say what kind of place or body a name names (:func:`named_kind`)
 NAMED_KIND_NOUNS = FACILITY_NOUNS | ORGANISATION_NOUNS
-
-
 # the last words of titles that make a page a thing's when nothing else says (:func:`kind`)
 _TITLE_KINDS = (NAMED_KIND_NOUNS | NATURAL_NOUNS | THING_NOUNS) - SURNAME_KINDS
-
-
 # infobox fields that only an organisation's page has ("Headquarters: Guarita")
 ORGANISATION_FIELDS = frozenset("headquarters industry employees league founder ceo".split())
-
-
 # the words before "house" that make it a firm ("a perfume house", "a coffee trading house",
 # "a cheese-ageing export house"), not a building ("a town house", "a public house")
 TRADE_WORDS = frozenset("""trading trade auction export import perfume fashion publishing banking

@@ -478,8 +478,7 @@ def _org_words(mention: str) -> FrozenSet[str]:
     """The words of an ORG span that an organisation's title must write: not the letters of a
     sports club (``CLUB_DESIGNATORS``), a family firm's words (``FIRM_WORDS``), initials or a
     possessive's "s" ("Yarema's yard")."""
-    return frozenset(w for w in plain_words(mention) if len(w) > 1 or w.isdigit()) \
-        - CLUB_DESIGNATORS - FIRM_WORDS
+    return _without_initials(_every_word(mention)) - FIRM_WORDS
 
 
 def organisation_order(mention: str, label: str, ranked: List[dict],
@@ -514,14 +513,18 @@ def _firm_titled(mention: str, entity: "Entity") -> bool:
     title that writes the name is no such evidence: "Port Lorne" labelled ORG is the cricket club,
     not the town."""
     words = _every_word(mention)
-    title = frozenset(plain_title_words(entity.title))
-    return bool(words & FIRM_WORDS) and all(w in title or clips(w, title) for w in words)
+    return bool(words & FIRM_WORDS) \
+        and _writes_words(words, frozenset(plain_title_words(entity.title)), plural=False)
 
 
 def _every_word(mention: str) -> FrozenSet[str]:
     """The words and numbers of an ORG span but the letters of a sports club and a possessive's
     "s"."""
     return frozenset(plain_words(mention)) - CLUB_DESIGNATORS - {"s"}
+
+
+def _without_initials(words: FrozenSet[str]) -> FrozenSet[str]:
+    return frozenset(w for w in words if len(w) > 1 or w.isdigit())
 
 
 def _acronym(mention: str, ranked: List[dict], entity_of: Callable[[str], "Entity"],
@@ -554,8 +557,8 @@ def _named_organisations(mention: str, entities: Sequence["Entity"]) -> List[boo
     titles = [frozenset(plain_title_words(e.title)) if organisation(e) else None
               for e in entities]
     every = _every_word(mention)
-    for words in (every, frozenset(w for w in every if len(w) > 1 or w.isdigit())):
-        flags = [t is not None and bool(words) and all(w in t or clips(w, t) for w in words)
+    for words in (every, _without_initials(every)):
+        flags = [t is not None and bool(words) and _writes_words(words, t, plural=False)
                  for t in titles]
         if any(flags):
             return flags
@@ -571,11 +574,11 @@ def _named_organisations(mention: str, entities: Sequence["Entity"]) -> List[boo
     return firms if any(firms) else flags
 
 
-def _writes_words(words: AbstractSet[str], title: FrozenSet[str]) -> bool:
-    """Every word of ``words`` is a word of ``title``, that word with a plural "s" ("the
-    Scarisbrooks", round 46) or clips one at its front ("yard" of "Yarema Shipyard":
-    :func:`clips`)."""
-    return all(w in title or w[-1:] == "s" and w[:-1] in title or clips(w, title)
+def _writes_words(words: AbstractSet[str], title: FrozenSet[str], plural: bool = True) -> bool:
+    """Every word of ``words`` is a word of ``title``, clips one at its front ("yard" of "Yarema
+    Shipyard": :func:`clips`) or, with ``plural``, is one with a plural "s" ("the Scarisbrooks",
+    round 46)."""
+    return all(w in title or plural and w[-1:] == "s" and w[:-1] in title or clips(w, title)
                for w in words)
 
 
