@@ -17,18 +17,21 @@ birth or another name ("\\"The sea remembers.\\" Level 18-24 questline", "Alto M
 state", "Born 1998 in Itaquara. Singer and songwriter", "Known as Cardosinho. Striker"). A phrase
 followed by ":" is an infobox field's name ("Full name:"), not a definition.
 
-The phrase ends at a preposition or a clause (``DEFINITION_STOPS``); hyphenated words stay one
-word ("in-game book", "mud-brick fortress"). Its head (:func:`defining_head`) says, through
-``PERSON_NOUNS`` and ``THING_NOUNS``, whether the page is a person's (:func:`head_kind`); a page
-with no phrase may still say so by its infobox fields ("Born:", "Founded:") or its first words
-("Born 1961 in", "Founded in 1952 by"): :func:`field_kind`. Chosen in round 20 on the dev sets
+The phrase ends at a preposition, a clause or a number written out (``DEFINITION_STOPS``: "a
+small rocky island two miles off the harbour"); hyphenated words stay one word ("in-game book",
+"mud-brick fortress"). A participle after the noun ends it ("a festival held in June"), an
+adjective in "-ed" before it does not ("a covered market", ``_cuts``; round 48). Its head
+(:func:`defining_head`) says, through ``PERSON_NOUNS`` and ``THING_NOUNS``, whether the page is a
+person's (:func:`head_kind`); a page with no phrase may still say so by its infobox fields
+("Born:", "Founded:") or its first words ("Born 1961 in", "Founded in 1952 by"):
+:func:`field_kind`. Chosen in round 20 on the dev sets
 whose descriptions vary in style (``fixtures/freetext/dev9``, ``dev10``; docs/linking.md).
 """
 
 import itertools
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, List, Optional, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from allennlp_longent.linking.candidates.bm25 import bare_title, fold
 
@@ -39,7 +42,8 @@ PERSON, THING = "person", "thing"
 # words that end a page's defining phrase: "X is a mud-brick fortress on a rocky hill"
 DEFINITION_STOPS = frozenset("""of on in at near from that which who whose where with by and
     or for to above below beside between under over since built founded opened about not but
-    usually often also called known named""".split())
+    usually often also called known named off inside outside beyond across along behind through
+    within two three four five six seven eight nine ten eleven twelve twenty hundred""".split())
 # present participles that follow a defining noun ("an airport serving the city")
 _ING = frozenset("""serving linking connecting joining running operating selling making producing
     brewing carrying covering broadcasting offering hosting flowing rising""".split())
@@ -87,6 +91,14 @@ PERSON_NOUNS = frozenset("""man woman boy girl child son daughter wife husband w
     veterinarian mountaineer diver navigator skipper boatman ferryman raftsman lumberjack trapper
     hunter herder shepherd shepherdess rancher gardener illustrator animator translator librarian
     co-founder cofounder heir-apparent volunteer""".split())
+# nouns that define a vessel or a vehicle, which pages may call "she": a thing's heads too ("a
+# pulling and sailing lifeboat" is no person for its "she"; round 48)
+VEHICLE_NOUNS = frozenset("""ship liner schooner steamer steamship boat ferry lifeboat yacht
+    barge tug trawler clipper locomotive engine aircraft airliner aeroplane airplane airship tram
+    lorry vessel car motorboat submarine frigate cruiser warship battleship dhow sloop brig ketch
+    catamaran hovercraft helicopter spacecraft tanker freighter dinghy canoe""".split())
+# vehicles that more often modify another head: "a car and passenger ferry" is a ferry
+_MODIFYING_VEHICLES = frozenset("car tram".split())
 # heads that define an organisation, a building, a place or an object: never a person
 THING_NOUNS = frozenset("""company firm corporation business bank brewery distillery mill works
     factory plant shop store market inn pub tavern taverna hotel restaurant cafe club team party
@@ -102,7 +114,8 @@ THING_NOUNS = frozenset("""company firm corporation business bank brewery distil
     cheese potion sword weapon armour set spell ability mount horse warhorse questline quest
     caravanserai decoy engine locomotive ship vessel ferry shipyard dockyard boatyard yard award
     prize trophy medal resort range landing band group orchestra choir terminal avenue boulevard
-    mall bazaar tomb mausoleum rink beach biography memoir anthology poetry documentary""".split())
+    mall bazaar tomb mausoleum rink beach biography memoir anthology poetry
+    documentary""".split()) | VEHICLE_NOUNS - _MODIFYING_VEHICLES
 _KNOWN_HEADS = PERSON_NOUNS | THING_NOUNS
 # the person nouns that also name a firm of that trade ("Kōsaka Shipbuilding Co. is a shipbuilder")
 TRADE_AGENTS = frozenset("merchant trader banker brewer shipbuilder broadcaster".split())
@@ -268,6 +281,25 @@ def _participle(word: str) -> bool:
     return word in _PARTICIPLES or word.endswith("ed")
 
 
+# words after an "-ed" word that say where, not what: "a lake bed south of"
+_DIRECTIONS = frozenset("north south east west inland upstream downstream".split())
+
+
+def _cuts(words: Sequence[str], at: int) -> bool:
+    """``words[at]`` is a participle that ends the noun before it ("a festival held", "a shepherd
+    turned outlaw", "a brig carrying slate"), not an adjective in "-ed" before the phrase's noun
+    ("a covered market", "a small uninhabited island", "a light wheeled tractor", "a dark red
+    wine": the word after it is a known head or the phrase's last; round 48)."""
+    word = words[at]
+    if not _participle(word) or not at:
+        return False
+    if word in _PARTICIPLES or at + 1 == len(words) or words[at - 1] in _KNOWN_HEADS:
+        return True
+    following = words[at + 1]
+    return (not (following in _KNOWN_HEADS or at + 2 == len(words)) or following in _DIRECTIONS
+            or following.endswith("ly") or _participle(following))
+
+
 def _appositive(text: str) -> Tuple[str, ...]:
     """The noun phrase opening ``text`` after an article, read through "and"/"or" ("main wet and
     dry market of": main, wet, dry, market) and cut before a participle ("band formed in"); () for
@@ -275,8 +307,9 @@ def _appositive(text: str) -> Tuple[str, ...]:
     ``THING_NOUNS``: "centre-right" is no definition)."""
     article = re.match(r"\s*(?:an?|the)\s+", text.lower())
     words: List[str] = []
-    for word in _PHRASE_WORD.findall(text.lower()[article.end() if article else 0:]):
-        if _participle(word) and words or word in _APPOSITIVE_STOPS:
+    found = _PHRASE_WORD.findall(text.lower()[article.end() if article else 0:])
+    for at, word in enumerate(found):
+        if _cuts(found, at) or word in _APPOSITIVE_STOPS:
             break
         if word not in _CONJUNCTIONS:
             words.append(word)
@@ -325,8 +358,8 @@ def defining_head(entity: "Entity") -> Optional[str]:
     title = tuple(_PHRASE_WORD.findall(bare_title(entity.title).lower()))
     if title and words[:len(title)] == title:
         return title[-1]
-    for i, word in enumerate(words[1:], start=1):
-        if _participle(word):
+    for i in range(1, len(words)):
+        if _cuts(words, i):
             before = [w for w in words[:i] if w not in _ADVERBS]
             return before[-1] if before else words[i - 1]
     return words[-1] if words else None

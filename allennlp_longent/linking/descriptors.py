@@ -22,6 +22,7 @@ import numpy as np
 from allennlp_longent.linking.cascade import CANDIDATE_KEYS
 from allennlp_longent.linking.definitions import defining_words
 from allennlp_longent.linking.kinds import DETERMINERS, common_noun
+from allennlp_longent.linking.names import title_writes
 
 if TYPE_CHECKING:
     from allennlp_longent.linking.knowledge_base import Entity
@@ -107,7 +108,7 @@ def descriptor_order(mention: str, ranked: List[dict], index: DescriptorIndex,
     the ``excluded`` ids left out) first, marked ``descriptor`` with its cosine, taken from the
     candidates or added; unchanged when it has none."""
     words = descriptor(mention)
-    if words is None or any(c.get("kind_noun") for c in ranked[:k]):
+    if words is None or any(c.get("kind_noun") for c in ranked[:k]) or _a_name(words, ranked[:k]):
         return ranked
     found = index.nearest(words, excluded)
     if found is None:
@@ -118,6 +119,13 @@ def descriptor_order(mention: str, ranked: List[dict], index: DescriptorIndex,
     first = same[0] if same else {**dict.fromkeys(CANDIDATE_KEYS), "id": entity_id,
                                   "title": index.titles[entity_id], "probability": 0.0}
     return [{**first, "descriptor": round(cosine, 4)}] + rest
+
+
+def _a_name(words: str, ranked: Sequence[dict]) -> bool:
+    """Some title among ``ranked`` writes every word of ``words`` as a name word: a name written
+    in lower case ("khorabes", "hoi kok" in a chat), not a noun that names a kind (round 48)."""
+    found = words.split()
+    return any(all(title_writes(found, c.get("title") or "")) for c in ranked)
 
 
 def _unit(rows: np.ndarray) -> np.ndarray:

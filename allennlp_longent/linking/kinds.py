@@ -41,6 +41,7 @@ from allennlp_longent.linking.definitions import (
     SENTENCE_END,
     THING,
     THING_NOUNS,
+    VEHICLE_NOUNS,
     defining_head,
     defining_words,
     field_kind,
@@ -82,11 +83,6 @@ EVENT_NOUNS = frozenset("""battle siege war riot uprising rebellion revolt mutin
 # nouns that define a work of art
 WORK_NOUNS = frozenset("""song ballad hymn anthem march waltz opera operetta symphony concerto
     play musical novel novella poem story book film painting portrait album""".split())
-# nouns that define a vessel or a vehicle, which pages may call "she"
-VEHICLE_NOUNS = frozenset("""ship liner schooner steamer steamship boat ferry lifeboat yacht
-    barge tug trawler clipper locomotive engine aircraft airliner aeroplane airplane airship tram
-    lorry vessel car motorboat submarine frigate cruiser warship battleship dhow sloop brig ketch
-    catamaran hovercraft helicopter spacecraft tanker freighter dinghy canoe""".split())
 # the prefixes of ships' names ("RV Ingrid Åsland", "MF Heimøy", "HMS Tarvey"), folded
 SHIP_PREFIXES = frozenset("rv mv ms ss hms uss mf rms ps fv mt mts sv ins hmas hmcs".split())
 # storms named as "Typhoon Velma", "Hurricane Hazel", "Cyclone Tracy"

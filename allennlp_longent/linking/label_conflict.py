@@ -34,6 +34,7 @@ from typing import List, Optional, Sequence
 from allennlp_longent.linking.cascade import CANDIDATE_KEYS
 from allennlp_longent.linking.evaluation import NIL
 from allennlp_longent.linking.names import name_words, title_writes
+from allennlp_longent.linking.orders import clashing
 
 FAR_BEHIND = 0.05  # a first candidate below this probability is there by the rules alone
 # the marks of :func:`~allennlp_longent.linking.orders.definition_order`: a page moved first for
@@ -61,8 +62,7 @@ def label_conflict(mention: str, candidates: Sequence[dict], annotated: bool) ->
         return None
     by_top = title_writes(words, top["title"])
     if marks:  # promoted for its kind alone, over a page named so whose kind is not known
-        clashing = any(key.endswith("clash") and v for key, v in top.items())
-        return top["id"] if all(by_top) and not clashing else None
+        return top["id"] if all(by_top) and not clashing(top) else None
     if not any(by_top):
         return NIL
     if all(by_top):

@@ -150,6 +150,11 @@ _ROUND_46_TITLES = "comrade tovarishch hochwürden owd auld"
 # folds to the Vietnamese "nhà" (a house: "Nhà nghỉ Bảy Hòa" is a guesthouse), nor the Maltese
 # "Sur" (Mr), also a place's name; "granny" fixed one span and broke one (another granny, NIL)
 _ROUND_47_TITLES = "tziu tzia ziju zija surmast nhô grandmaster"
+# and, from general usage (round 48), prompted by dev111, dev112 and dev115 where they made persons
+# NIL: Catalan "senyor", "senyora", "senyoreta"; Breton "aotrou" (Mr) and "itron" (Mrs); "hazrat"
+# and "revd"; the Kashmiri and Urdu kin words "baji" (elder sister), "ded" (grandmother) and
+# "kak" (elder brother, also Malay and Indonesian); not "ji" or "joo", also Korean family names
+_ROUND_48_TITLES = "senyor senyora senyoreta aotrou itron hazrat revd baji ded kak"
 # "Saint" in other languages, for a page that writes "Saint" ("Sankt Hiltgund", "Sint Orsella",
 # "Agia Melina", "Szent Bórta", "Heilige Hiltgund"), with the abbreviations and inflected forms
 # (Greek, Polish); not the Romance "Santa", "Santo", "São", "Sainte" and their abbreviations,
@@ -173,7 +178,8 @@ HONORIFICS = frozenset("""mr mrs ms mx miss mister missus messrs dr doctor sir d
     senhor senhora senor senora signor signora dona haji hajji sayyid thiru thirumathi tmt smt
     shri shrimati sri kumari selvi pandit ustad""".split()) | frozenset(
     fold(w) for w in f"{_OTHER_LANGUAGES_TITLES} {_MORE_LANGUAGES_TITLES} {_SAINT_WORDS} "
-         f"{_ROUND_32_TITLES} {_ROUND_44_TITLES} {_ROUND_46_TITLES} {_ROUND_47_TITLES}".split())
+         f"{_ROUND_32_TITLES} {_ROUND_44_TITLES} {_ROUND_46_TITLES} {_ROUND_47_TITLES} "
+         f"{_ROUND_48_TITLES}".split())
 # the letters that mark a sports club in many languages ("FK Dorovets" for FC Dorovets, "Sao
 # Tarcisio FC" for Esporte Clube São Tarcísio): a page may write another of them, or none
 CLUB_DESIGNATORS = frozenset("fc fk afc rfc sc sk ik bk".split())

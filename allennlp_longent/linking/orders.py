@@ -150,16 +150,29 @@ def one_title(mention: str, ranked: List[dict], title_of: Callable[[str], str], 
 
 
 def _regroup(ranked: List[dict], k: int, flags: Sequence[bool], mark: str,
-             first: bool = False) -> List[dict]:
+             first: bool = False, behind_clashes: bool = True) -> List[dict]:
     """``ranked`` with its first ``k`` candidates that ``flags`` marks moved after the others of
     those ``k`` (before them with ``first``), each group in its order and the moved ones marked
-    ``mark``; unchanged when none or all of them are marked."""
+    ``mark``; unchanged when none or all of them are marked. Moved after, they stay before the
+    others that an earlier rule moved back for clashing with the span (a mark ending in
+    "clash"; round 48): "the Fox" moves the persons not named with an article after the others,
+    not after the ballad that the PERSON label had put behind them all; with
+    ``behind_clashes=False`` they go after those too."""
     if all(flags) or not any(flags):
         return ranked
     head, tail = ranked[:k], ranked[k:]
     moved = [{**c, mark: True} for c, x in zip(head, flags) if x]
     kept = [c for c, x in zip(head, flags) if not x]
-    return (moved + kept if first else kept + moved) + tail
+    if first or not behind_clashes:
+        return (moved + kept if first else kept + moved) + tail
+    clear = [c for c in kept if not clashing(c)]
+    return clear + moved + [c for c in kept if clashing(c)] + tail
+
+
+def clashing(candidate: dict) -> bool:
+    """An earlier rule moved ``candidate`` back for clashing with the span (a mark ending in
+    "clash": ``label_clash``, ``gender_clash``...)."""
+    return any(key.endswith("clash") and value for key, value in candidate.items())
 
 
 def naming_titles(label: Optional[str], entity_of: Callable[[str], "Entity"],
@@ -724,12 +737,14 @@ def gender_order(mention: str, ranked: List[dict], entity_of: Callable[[str], "E
                  k: int) -> List[dict]:
     """For a mention opened by a title of address that gives a gender (``MALE_TITLES``,
     ``FEMALE_TITLES``: "Mrs Rusk"), the persons among the first ``k`` of the other gender
-    (:func:`kinds.gender`) go after the others, marked ``gender_clash``; unchanged otherwise."""
+    (:func:`kinds.gender`) go after all the others, marked ``gender_clash``, even those a label
+    rule moved back: a title of address is as sure as a label ("Mr Sayle" is not Matilda Sayle,
+    whatever else the label leaves); unchanged otherwise."""
     said = said_gender(mention)
     if said is None:
         return ranked
     flags = [gender(entity_of(c["id"])) not in (None, said) for c in ranked[:k]]
-    return _regroup(ranked, k, flags, "gender_clash")
+    return _regroup(ranked, k, flags, "gender_clash", behind_clashes=False)
 
 
 def title_order(mention: str, ranked: List[dict], title_of: Callable[[str], str],
