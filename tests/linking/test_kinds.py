@@ -138,8 +138,10 @@ def test_works_are_defined_by_their_head_or_qualifier_and_ordered_by_the_label()
     assert [c["id"] for c in moved] == ["play", "yard", "man", "strike"]
     assert moved[0]["work_of_art"] and moved[3]["event_clash"]  # and the strike goes last
     at_play = ranked[2:3] + ranked[:2] + ranked[3:]
+    # both clash with a person span; the strike, moved back first (events before works), stays
+    # behind the play (since round 48 a demotion keeps the earlier ones behind it)
     assert [c["id"] for c in definition_order("PERSON", at_play, entities.__getitem__, 4,
-                                              "Rusk")] == ["yard", "man", "strike", "play"]
+                                              "Rusk")] == ["yard", "man", "play", "strike"]
     # a ship's span names neither: "the Isobel" is not the strike over her fitting-out
     assert [c["id"] for c in definition_order("PRODUCT", ranked[3:] + ranked[:2],
                                               entities.__getitem__, 3, "the Isobel")] == [
