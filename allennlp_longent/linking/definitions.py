@@ -112,7 +112,7 @@ THING_NOUNS = frozenset("""company firm corporation business bank brewery distil
     dungeon vault vaults castle fortress fort tower house hall building newspaper paper magazine
     channel show programme series app software game product brand beer ale stout mild wine
     cheese potion sword weapon armour set spell ability mount horse warhorse questline quest
-    caravanserai decoy engine locomotive ship vessel ferry shipyard dockyard boatyard yard award
+    caravanserai decoy shipyard dockyard boatyard yard award
     prize trophy medal resort range landing band group orchestra choir terminal avenue boulevard
     mall bazaar tomb mausoleum rink beach biography memoir anthology poetry
     documentary""".split()) | VEHICLE_NOUNS - _MODIFYING_VEHICLES
@@ -122,8 +122,10 @@ TRADE_AGENTS = frozenset("merchant trader banker brewer shipbuilder broadcaster"
 _CONJUNCTIONS = frozenset({"and", "or"})
 # words that open a second noun phrase after "and", not a second modifier of the same head
 _DETERMINERS = frozenset("the a an his her its their one some later now also".split())
-# what ends the noun group after "and" besides a stop: a preposition of place or an article
-_GROUP_STOPS = DEFINITION_STOPS | frozenset("across along behind off through the".split())
+# words that end a defining noun group: the stops and the article after which a phrase goes on
+# about something else ("a street along the river", the group after "and" in "a river and the
+# border")
+PHRASE_ENDS = DEFINITION_STOPS | {"the"}
 # heads of a place where people live, which a coordination names last ("a temple and weaving town")
 SETTLEMENT_HEADS = frozenset("""town city village hamlet suburb quarter district municipality
     parish borough""".split())
@@ -181,7 +183,7 @@ def _phrase(text: str) -> Tuple[str, ...]:
     for at, word in enumerate(tokens):
         if word in _CONJUNCTIONS and words:
             rest = list(itertools.takewhile(
-                lambda w: w not in _GROUP_STOPS and _PHRASE_WORD.fullmatch(w)
+                lambda w: w not in PHRASE_ENDS and _PHRASE_WORD.fullmatch(w)
                 and not _participle(w), tokens[at + 1:]))
             if (0 < len(rest) <= 3 and not _DETERMINERS & set(rest) and rest[-1] in THING_NOUNS
                     and (words[-1] not in _KNOWN_HEADS or rest[-1] in SETTLEMENT_HEADS)):

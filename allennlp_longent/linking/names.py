@@ -88,7 +88,7 @@ from allennlp_longent.linking.candidates.bm25 import (
     variant,
 )
 from allennlp_longent.linking.candidates.transliteration import sounds_alike_in
-from allennlp_longent.linking.definitions import DEFINITION_STOPS, THING_NOUNS, defining_words
+from allennlp_longent.linking.definitions import PHRASE_ENDS, THING_NOUNS, defining_words
 from allennlp_longent.linking.hypocorisms import nicknames
 from allennlp_longent.linking.kind_words import share_kind
 
@@ -439,12 +439,6 @@ def unwritten_on_pages(mention: str, entities: Sequence["Entity"],
             for e in entities]
 
 
-# words that end the noun of a defining phrase: those that end the phrase itself, and the
-# prepositions and the article after which the phrase goes on about something else ("a street
-# along the river")
-_PHRASE_ENDS = DEFINITION_STOPS | frozenset("along across behind off the".split())
-
-
 def _title_before_given_name(words: Sequence[Tuple[str, bool]], entity: "Entity",
                              is_person: Optional[Callable[["Entity"], bool]]) -> Set[str]:
     """The first name word of a mention whose other name words open a person's title, its given
@@ -494,7 +488,7 @@ def own_kind_words(entity: "Entity") -> FrozenSet[str]:
     by :mod:`~allennlp_longent.linking.kinds`, cannot import."""
     phrase = []
     for word in defining_words(entity):
-        if word in _PHRASE_ENDS:
+        if word in PHRASE_ENDS:
             break
         phrase.append(fold(word))
     return frozenset(bm25_tokens(bare_title(entity.title))) | frozenset(phrase)

@@ -163,10 +163,13 @@ def _regroup(ranked: List[dict], k: int, flags: Sequence[bool], mark: str,
     head, tail = ranked[:k], ranked[k:]
     moved = [{**c, mark: True} for c, x in zip(head, flags) if x]
     kept = [c for c, x in zip(head, flags) if not x]
-    if first or not behind_clashes:
-        return (moved + kept if first else kept + moved) + tail
-    clear = [c for c in kept if not clashing(c)]
-    return clear + moved + [c for c in kept if clashing(c)] + tail
+    if first:
+        return moved + kept + tail
+    if not behind_clashes:
+        return kept + moved + tail
+    behind = [clashing(c) for c in kept]
+    return ([c for c, x in zip(kept, behind) if not x] + moved
+            + [c for c, x in zip(kept, behind) if x] + tail)
 
 
 def clashing(candidate: dict) -> bool:
